@@ -1,0 +1,41 @@
+import type { FastifyInstance, FastifyError } from 'fastify';
+import formbody from '@fastify/formbody';
+import etag from '@fastify/etag';
+import type { Config } from './config.ts';
+import type { Db } from './db/driver.ts';
+import dbPlugin from './plugins/db.ts';
+import contentPlugin from './plugins/content.ts';
+import assetsPlugin from './plugins/assets.ts';
+import renderPlugin from './plugins/render.ts';
+import pages from './routes/pages.tsx';
+import sitemap from './routes/sitemap.ts';
+
+export interface AppOptions {
+  config: Config;
+  /** An open database to use instead of opening one from the configuration (tests). */
+  db?: Db;
+}
+
+/** The whole help centre as one Fastify plugin; server/main.ts only starts it. */
+export default async function app(fastify: FastifyInstance, opts: AppOptions) {
+  const { config } = opts;
+
+  fastify.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) request.log.error({ err: error, url: request.url }, 'request failed');
+    else request.log.info({ err: error, url: request.url }, 'bad request');
+    const message = status >= 500 ? 'Something went wrong on our side. Please try again in a moment.' : error.message;
+    return reply.code(status).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(message);
+  });
+
+  await fastify.register(dbPlugin, { databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...(opts.db ? { db: opts.db } : {}) });
+  await fastify.register(contentPlugin, { contentDir: config.contentDir, importOnStart: config.importOnStart });
+  await fastify.register(formbody);
+  await fastify.register(etag);
+  await fastify.register(assetsPlugin);
+  await fastify.register(renderPlugin);
+
+  fastify.get('/healthz', async () => ({ status: 'ok' }));
+  await fastify.register(sitemap, { publicUrl: config.publicUrl });
+  await fastify.register(pages, { config });
+}

@@ -1,0 +1,96 @@
+/**
+ * The one content import, shared by start-up and `npm run import`: read and check the whole
+ * tree, then write everything in one transaction, or nothing at all.
+ */
+import { createHash } from 'node:crypto';
+import type { Db, Queryable } from '../db/driver.ts';
+import { loadContent } from './load.ts';
+import { resolveContent, type EntryRow, type RouteRow } from './resolve.ts';
+import { ContentError, type Problem } from './problems.ts';
+
+/** Bump when the importer's output changes, so unchanged content is imported again. */
+export const IMPORT_FORMAT = 1;
+export const CONTENT_CHANNEL = 'signpost_content';
+const BATCH = 500;
+
+export interface ImportResult {
+  imported: boolean;
+  digest: string;
+  entries: number;
+  routes: number;
+  ms: { read: number; check: number; write: number; total: number };
+}
+
+export interface ImportOptions {
+  /** Import even when the stored content has the same digest. */
+  force?: boolean;
+  onProgress?: (stage: 'read' | 'write', done: number, total: number) => void;
+}
+
+/** Checks a tree without writing; returns the plan and every problem. */
+export async function checkContent(dir: string, onProgress?: ImportOptions['onProgress']) {
+  const t0 = performance.now();
+  const loaded = await loadContent(dir, onProgress && ((d, t) => onProgress('read', d, t)));
+  const t1 = performance.now();
+  const problems: Problem[] = [...loaded.problems];
+  const plan = resolveContent(loaded.entries, problems);
+  problems.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
+  const digest = createHash('sha256').update(`format ${IMPORT_FORMAT}\n`);
+  for (const file of loaded.files) digest.update(`${file.path}\0${file.text}\0`);
+  return { plan, problems, digest: digest.digest('hex'), readMs: t1 - t0, checkMs: performance.now() - t1 };
+}
+
+export async function currentDigest(db: Queryable): Promise<string | undefined> {
+  const rows = await db.query<{ digest: string }>('select digest from content_imports order by id desc limit 1');
+  return rows[0]?.digest;
+}
+
+export async function importContent(db: Db, dir: string, options: ImportOptions = {}): Promise<ImportResult> {
+  const t0 = performance.now();
+  const { plan, problems, digest, readMs, checkMs } = await checkContent(dir, options.onProgress);
+  if (problems.length > 0) throw new ContentError(problems);
+  const base = { digest, entries: plan.entries.length, routes: plan.routes.length };
+  if (!options.force && (await currentDigest(db)) === digest) {
+    return { imported: false, ...base, ms: { read: readMs, check: checkMs, write: 0, total: performance.now() - t0 } };
+  }
+  const t1 = performance.now();
+  await db.transaction(async (tx) => {
+    await tx.query('delete from content_routes');
+    await tx.query('delete from content_entries');
+    let done = 0;
+    for (let i = 0; i < plan.entries.length; i += BATCH) {
+      await insertEntries(tx, plan.entries.slice(i, i + BATCH));
+      done = Math.min(i + BATCH, plan.entries.length);
+      options.onProgress?.('write', done, plan.entries.length);
+    }
+    for (let i = 0; i < plan.routes.length; i += BATCH * 4) await insertRoutes(tx, plan.routes.slice(i, i + BATCH * 4));
+    await tx.query('insert into content_imports (digest, entry_count, source, duration_ms) values ($1, $2, $3, $4)', [
+      digest, plan.entries.length, dir, Math.round(performance.now() - t0),
+    ]);
+    // Delivered at commit: every instance drops what it cached of the old content.
+    await tx.query('select pg_notify($1, $2)', [CONTENT_CHANNEL, digest]);
+  });
+  const write = performance.now() - t1;
+  return { imported: true, ...base, ms: { read: readMs, check: checkMs, write, total: performance.now() - t0 } };
+}
+
+async function insertEntries(tx: Queryable, rows: EntryRow[]) {
+  await tx.query(
+    `insert into content_entries (id, type, published, source, source_line, path, title, context_id, product_id,
+       deployment, versions, language, last_published, fields, document, html)
+     select id, type, published, source, source_line, path, title, context_id, product_id,
+       deployment, versions, language, last_published, fields, document, html
+     from jsonb_to_recordset($1::jsonb) as x(id text, type text, published boolean, source text, source_line integer,
+       path text, title text, context_id text, product_id text, deployment text, versions text[], language text,
+       last_published timestamptz, fields jsonb, document jsonb, html text)`,
+    [JSON.stringify(rows)],
+  );
+}
+
+async function insertRoutes(tx: Queryable, rows: RouteRow[]) {
+  await tx.query(
+    `insert into content_routes (path, entry_id, version)
+     select path, entry_id, version from jsonb_to_recordset($1::jsonb) as x(path text, entry_id text, version text)`,
+    [JSON.stringify(rows)],
+  );
+}

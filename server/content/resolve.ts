@@ -1,0 +1,316 @@
+/**
+ * Cross-entry checks and derived data: duplicate ids and paths, references between entries,
+ * URLs of every page, the link list of each body, and the rendered HTML.
+ */
+import type { Problem } from './problems.ts';
+import { LinkOptionsError, RichTextError } from './problems.ts';
+import { buildLink } from './links.ts';
+import { textOf, type Document } from './rich-text.ts';
+import type { LoadedEntry } from './load.ts';
+import type { Context, Product, Page, EntryKind } from './schemas.ts';
+import { checkDocument, headingAnchors, renderRichText, type LinkList, type LinkedEntry } from '../../views/rich-text/rich-text.tsx';
+
+export interface EntryRow {
+  id: string;
+  type: EntryKind;
+  published: boolean;
+  source: string;
+  source_line: number;
+  path: string | null;
+  title: string | null;
+  context_id: string | null;
+  product_id: string | null;
+  deployment: string | null;
+  versions: string[];
+  language: string;
+  last_published: string | null;
+  fields: Record<string, unknown>;
+  document: { document: Document; links: LinkList } | null;
+  html: string | null;
+}
+
+export interface RouteRow {
+  path: string;
+  entry_id: string;
+  version: string | null;
+}
+
+export interface ImportPlan {
+  entries: EntryRow[];
+  routes: RouteRow[];
+}
+
+const PAGE_KINDS = new Set<EntryKind>(['topic', 'topicSet', 'collection', 'kbArticle', 'page']);
+
+/** Fixed paths of page types that live at one place on the site. */
+const FIXED_PATHS: Partial<Record<Page['pageType'], string>> = {
+  home: '/', searchResults: '/search-results', contact: '/contact', hotContact: '/hot-contact',
+  partnerContact: '/partnercontact', statusPageContact: '/statuspage-contact', myRequests: '/requests',
+  fileDownload: '/file-download',
+};
+
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+export function resolveContent(loaded: LoadedEntry[], problems: Problem[]): ImportPlan {
+  const fail = (entry: LoadedEntry, path: (string | number)[], reason: string, line?: number) =>
+    problems.push({ file: entry.file, line: line ?? entry.lineOf(path), field: path.join('.') || 'entry', reason });
+
+  // Ids are unique across the tree.
+  const byId = new Map<string, LoadedEntry>();
+  for (const entry of loaded) {
+    const first = byId.get(entry.id);
+    if (first) fail(entry, ['id'], `duplicate id "${entry.id}", already used in ${first.file}:${first.line}`);
+    else byId.set(entry.id, entry);
+  }
+
+  const ref = (entry: LoadedEntry, path: (string | number)[], kinds: EntryKind[], what: string): LoadedEntry | undefined => {
+    let value: unknown = entry.fields;
+    for (const key of path) value = (value as Record<string | number, unknown> | undefined)?.[key];
+    if (typeof value !== 'string') return undefined;
+    const target = byId.get(value);
+    if (!target) fail(entry, path, `${what} "${value}" does not exist`);
+    else if (!kinds.includes(target.kind)) fail(entry, path, `"${value}" is a ${target.kind}, expected ${kinds.join(' or ')}`);
+    else return target;
+    return undefined;
+  };
+  const refs = (entry: LoadedEntry, key: string, kinds: EntryKind[], what: string) => {
+    const list = entry.fields[key];
+    return Array.isArray(list) ? list.map((_, i) => ref(entry, [key, i], kinds, what)).filter((e): e is LoadedEntry => !!e) : [];
+  };
+
+  // References every entry type makes.
+  const contextOf = new Map<string, LoadedEntry>();
+  const parentOf = new Map<string, string>();
+  for (const entry of loaded) {
+    if (byId.get(entry.id) !== entry) continue;
+    const f = entry.fields;
+    switch (entry.kind) {
+      case 'context': {
+        if (f.type === 'product' || (f.type === 'app' && f.product)) ref(entry, ['product'], ['product'], 'product');
+        if (f.type === 'knowledgeBase') {
+          const home = ref(entry, ['kbHomePage'], ['page'], 'page');
+          if (home && home.fields.pageType !== 'kbHome') fail(entry, ['kbHomePage'], `"${home.id}" is not a kbHome page`);
+          if (f.kbArticlePage) ref(entry, ['kbArticlePage'], ['kbArticle'], 'article');
+        }
+        if ((f.type === 'hub' || f.type === 'app') && !f.basePath) fail(entry, ['basePath'], `is required for ${f.type} contexts`);
+        if (f.notice) ref(entry, ['notice'], ['notice'], 'notice');
+        break;
+      }
+      case 'topic': case 'topicSet': case 'collection': case 'kbArticle': case 'page': {
+        if (f.context) {
+          const ctx = ref(entry, ['context'], ['context', 'product'], 'context');
+          if (ctx) contextOf.set(entry.id, ctx);
+          if (ctx && entry.kind === 'kbArticle' && ctx.fields.type !== 'knowledgeBase') {
+            fail(entry, ['context'], `knowledge-base articles need a knowledgeBase context; "${ctx.id}" is a ${ctx.kind === 'product' ? 'product' : String(ctx.fields.type)} context`);
+          }
+        }
+        if (entry.kind === 'topicSet') for (const t of refs(entry, 'topics', ['topic'], 'topic')) if (!parentOf.has(t.id)) parentOf.set(t.id, entry.id);
+        if (entry.kind === 'collection') for (const c of refs(entry, 'children', ['topic', 'topicSet'], 'child')) if (!parentOf.has(c.id)) parentOf.set(c.id, entry.id);
+        if (entry.kind === 'page') {
+          refs(entry, 'collections', ['collection'], 'collection');
+          refs(entry, 'resourceCards', ['resourceCard'], 'resource card');
+          refs(entry, 'relatedApps', ['product'], 'product');
+          if (f.featuredContent) ref(entry, ['featuredContent'], ['featuredContent'], 'featured content');
+          const pageType = f.pageType as Page['pageType'];
+          const needsContext = ['productLanding', 'productSupport', 'documentedProduct', 'kbHome'].includes(pageType);
+          if (needsContext && !f.context) fail(entry, ['context'], `is required for ${pageType} pages`);
+        }
+        if (entry.kind === 'kbArticle' && Array.isArray(f.productVersions)) {
+          f.productVersions.forEach((_, i) => ref(entry, ['productVersions', i, 'product'], ['product'], 'product'));
+        }
+        break;
+      }
+      case 'header':
+        refs(entry, 'resources', ['resourceCard'], 'resource card');
+        for (const key of ['cloudProducts', 'serverProducts']) {
+          const list = f[key];
+          if (Array.isArray(list)) list.forEach((_, i) => ref(entry, [key, i, 'product'], ['product'], 'product'));
+        }
+        break;
+      case 'product':
+        if (f.notice) ref(entry, ['notice'], ['notice'], 'notice');
+        break;
+      case 'resourceCard':
+        refs(entry, 'relatedApps', ['product'], 'product');
+        break;
+      default:
+        break;
+    }
+  }
+
+  // Where each page lives.
+  const productOfContext = (ctx: LoadedEntry | undefined): LoadedEntry | undefined => {
+    if (ctx?.kind === 'product') return ctx;
+    return ctx && typeof ctx.fields.product === 'string' ? byId.get(ctx.fields.product) : undefined;
+  };
+  const basesOf = (ctx: LoadedEntry): { base: unknown; version: string | null }[] => {
+    const c = (ctx.kind === 'product' ? { type: 'product', product: ctx.id } : ctx.fields) as Context;
+    if (c.type === 'knowledgeBase') return [{ base: c.basePath ?? `/${c.productNameId}`, version: null }];
+    if (c.type === 'hub' || c.type === 'app') return [{ base: c.basePath, version: null }];
+    const product = productOfContext(ctx)?.fields as Product | undefined;
+    if (!product) return [];
+    if (product.versions && product.deployment !== 'Cloud') {
+      return product.versions.map((v) => ({ base: `/${product.id}/${v.number}`, version: v.number }));
+    }
+    return [{ base: `/${product.id}`, version: null }];
+  };
+
+  const routes: RouteRow[] = [];
+  const routeOwner = new Map<string, LoadedEntry>();
+  const urlOf = new Map<string, string>();
+  const routesOf = new Map<string, RouteRow[]>();
+  for (const entry of loaded) {
+    if (byId.get(entry.id) !== entry || !PAGE_KINDS.has(entry.kind)) continue;
+    const f = entry.fields;
+    const ctx = contextOf.get(entry.id);
+    let mine: RouteRow[] = [];
+    try {
+      if (entry.kind === 'page') {
+        const page = f as Page;
+        const fixed = page.path ?? FIXED_PATHS[page.pageType];
+        if (fixed) mine = [{ path: fixed, entry_id: entry.id, version: null }];
+        else if (ctx && page.pageType === 'documentedProduct') {
+          mine = basesOf(ctx).map((b) => ({ path: `${buildLink('base', { basePath: b.base })}/docs`, entry_id: entry.id, version: b.version }));
+        } else if (ctx && page.pageType === 'kbHome') {
+          mine = basesOf(ctx).map((b) => ({ path: buildLink('kbHome', { basePath: b.base }), entry_id: entry.id, version: null }));
+        } else if (ctx && (page.pageType === 'productLanding' || page.pageType === 'productSupport')) {
+          const product = productOfContext(ctx);
+          const base = product ? `/${product.id}` : (ctx.fields as Context).basePath;
+          mine = [{ path: buildLink('base', { basePath: base }), entry_id: entry.id, version: null }];
+        }
+      } else if (ctx) {
+        const shape = entry.kind === 'kbArticle' ? 'kb' : 'docs';
+        let bases = basesOf(ctx);
+        const wanted = f.versions as string[] | undefined;
+        if (wanted) {
+          const known = bases.map((b) => b.version).filter((v): v is string => v !== null);
+          wanted.forEach((v, i) => {
+            if (!known.includes(v)) fail(entry, ['versions', i], known.length ? `version ${v} is not one of the product's versions (${known.join(', ')})` : 'versions apply only to data center products');
+          });
+          bases = bases.filter((b) => b.version === null || wanted.includes(b.version));
+        }
+        mine = bases.map((b) => ({ path: buildLink(shape, { basePath: b.base, slug: f.slug }), entry_id: entry.id, version: b.version }));
+      }
+    } catch (error) {
+      if (!(error instanceof LinkOptionsError)) throw error;
+      fail(entry, ['slug'], error.message);
+    }
+    for (const route of mine) {
+      const owner = routeOwner.get(route.path);
+      if (owner) {
+        fail(entry, entry.fields.slug ? ['slug'] : ['path'], `duplicate path ${route.path}, already used by "${owner.id}" in ${owner.file}:${owner.line}`);
+        continue;
+      }
+      routeOwner.set(route.path, entry);
+      routes.push(route);
+    }
+    const kept = mine.filter((r) => routeOwner.get(r.path) === entry);
+    routesOf.set(entry.id, kept);
+    const latest = [...kept].sort((a, b) => compareVersions(a.version ?? '0', b.version ?? '0')).at(-1);
+    if (latest) urlOf.set(entry.id, latest.path);
+  }
+
+  // The link list of a body: its own embedded entries, and the entries it references.
+  const linkedEntry = (id: string): LinkedEntry | undefined => {
+    const target = byId.get(id);
+    if (!target) return undefined;
+    const f = target.fields;
+    if (target.kind === 'media') return { type: 'media', image: f.image as { url: string }, altTag: String(f.altTag ?? '') };
+    if (target.kind === 'fragment' && target.document) return { type: 'fragment', document: target.document };
+    const url = urlOf.get(id);
+    if (url) return { type: 'page', entryType: target.kind, url, title: String(f.title ?? id) };
+    return { type: 'unrenderable', entryType: target.kind };
+  };
+  const linksFor = (entry: LoadedEntry, doc: Document): LinkList => {
+    const links: LinkList = {};
+    const visit = (d: Document, embedded: LoadedEntry['embedded'], seen: Set<string>) => {
+      Object.assign(links, embedded);
+      for (const id of referencedIdsOf(d, embedded)) {
+        if (links[id]) continue;
+        const linked = linkedEntry(id);
+        if (!linked) continue;
+        links[id] = linked;
+        const target = byId.get(id);
+        if (linked.type === 'fragment' && target?.document && !seen.has(id)) visit(target.document, target.embedded, new Set([...seen, id]));
+      }
+    };
+    visit(doc, entry.embedded, new Set([entry.id]));
+    return links;
+  };
+
+  const entries: EntryRow[] = [];
+  for (const entry of loaded) {
+    if (byId.get(entry.id) !== entry) continue;
+    const f = entry.fields;
+    const ctx = contextOf.get(entry.id);
+    const product = productOfContext(ctx)?.fields as Product | undefined;
+    let html: string | null = null;
+    let stored: EntryRow['document'] = null;
+    const derived: Record<string, unknown> = {};
+    const doc = entry.document ?? entry.fieldDocuments?.message;
+    if (doc) {
+      const links = linksFor(entry, doc);
+      const issues = checkDocument(doc, links);
+      for (const issue of issues) fail(entry, [entry.document ? 'body' : 'message'], issue.reason, issue.line);
+      if (issues.length === 0) {
+        try {
+          html = renderRichText(doc, links);
+        } catch (error) {
+          if (!(error instanceof RichTextError)) throw error;
+          fail(entry, ['body'], error.message, error.line);
+        }
+      }
+      stored = { document: doc, links };
+      if (entry.document) derived.tableOfContents = headingAnchors(entry.document, links).toc;
+    }
+    if (Object.keys(entry.sections).length > 0) {
+      derived.sections = Object.fromEntries(Object.entries(entry.sections).map(([k, d]) => [k, textOf(d).trim()]));
+    }
+    const entryRoutes = routesOf.get(entry.id) ?? [];
+    if (entryRoutes.length > 1) derived.routes = entryRoutes.map((r) => ({ path: r.path, version: r.version }));
+    if (parentOf.has(entry.id)) derived.parentId = parentOf.get(entry.id);
+    const deployment = product?.deployment ?? (entry.kind === 'product' ? (f.deployment as string) : null);
+    entries.push({
+      id: entry.id,
+      type: entry.kind,
+      published: f.published !== false,
+      source: entry.file,
+      source_line: entry.line,
+      path: urlOf.get(entry.id) ?? null,
+      title: typeof f.title === 'string' ? f.title : typeof f.productName === 'string' ? f.productName : null,
+      context_id: ctx?.id ?? null,
+      product_id: product?.id ?? (entry.kind === 'product' ? entry.id : null),
+      deployment,
+      versions: entryRoutes.map((r) => r.version).filter((v): v is string => v !== null),
+      language: typeof f.language === 'string' ? f.language : 'en-US',
+      last_published: typeof f.lastPublished === 'string' ? f.lastPublished : null,
+      fields: { ...f, ...derived },
+      document: stored,
+      html,
+    });
+  }
+  return { entries, routes };
+}
+
+function referencedIdsOf(doc: Document, embedded: LoadedEntry['embedded']): string[] {
+  const ids: string[] = [];
+  const walk = (node: { data?: unknown; content?: unknown }) => {
+    const id = (node.data as { target?: { sys?: { id?: unknown } } } | undefined)?.target?.sys?.id;
+    if (typeof id === 'string') {
+      ids.push(id);
+      const inner = embedded[id];
+      if (inner?.type === 'callout') walk(inner.body);
+    }
+    if (Array.isArray(node.content)) for (const child of node.content) walk(child as { data?: unknown });
+  };
+  walk(doc);
+  return ids;
+}

@@ -1,0 +1,95 @@
+/**
+ * Rich-text documents (Contentful-style node trees) and the rules of spec §5 applied to them.
+ */
+import { BLOCKS, INLINES, MARKS, type Document, type Block, type Inline, type Text } from '@contentful/rich-text-types';
+
+export { BLOCKS, INLINES, MARKS };
+export type { Document, Block, Inline, Text };
+export type RichNode = Block | Inline | Text;
+
+/** Entries defined inside a body (callout, code block, KB image, anchor, icon) or referenced by it. */
+export type EmbeddedEntry =
+  | { type: 'callout'; heading?: string; appearance: CalloutAppearance; body: Document }
+  | { type: 'codeBlock'; code: string; language?: string; title?: string }
+  | { type: 'kbImage'; image: { url: string }; altText: string }
+  | { type: 'anchor'; id: string }
+  | { type: 'icon'; iconKey: string };
+
+export const CALLOUT_APPEARANCES = ['info', 'tip', 'warning', 'error', 'success'] as const;
+export type CalloutAppearance = (typeof CALLOUT_APPEARANCES)[number];
+export const ICON_KEYS = ['settings', 'search', 'add', 'more', 'filter', 'user', 'lock', 'info', 'warning', 'link'] as const;
+
+const HEADINGS = [BLOCKS.HEADING_1, BLOCKS.HEADING_2, BLOCKS.HEADING_3, BLOCKS.HEADING_4, BLOCKS.HEADING_5, BLOCKS.HEADING_6] as string[];
+
+export function headingLevel(node: { nodeType: string }): number {
+  const i = HEADINGS.indexOf(node.nodeType);
+  return i < 0 ? 0 : i + 1;
+}
+
+export function textOf(node: RichNode | Document): string {
+  if (node.nodeType === 'text') return (node as Text).value;
+  return ((node as Block).content as RichNode[]).map(textOf).join('');
+}
+
+/**
+ * Spec §5: no heading 1 survives at the top level; headings are re-levelled so the smallest level
+ * becomes 2; levels deeper than 4 become bold paragraphs; empty headings are dropped.
+ */
+export function normaliseHeadings(doc: Document): Document {
+  const top = doc.content as Block[];
+  const levels = top.map(headingLevel).filter((l) => l > 0);
+  const shift = levels.length > 0 ? 2 - Math.min(...levels) : 0;
+  const content: Block[] = [];
+  for (const node of top) {
+    const level = headingLevel(node);
+    if (level === 0) {
+      content.push(node);
+      continue;
+    }
+    if (textOf(node).trim() === '') continue;
+    const next = level + shift;
+    if (next > 4) {
+      content.push({ nodeType: BLOCKS.PARAGRAPH, data: {}, content: boldened(node.content as RichNode[]) } as Block);
+    } else {
+      content.push({ ...node, nodeType: HEADINGS[next - 1] as BLOCKS } as Block);
+    }
+  }
+  return { ...doc, content: content as Document['content'] };
+}
+
+function boldened(nodes: RichNode[]): RichNode[] {
+  return nodes.map((n) => {
+    if (n.nodeType === 'text') {
+      const t = n as Text;
+      return t.marks.some((m) => m.type === MARKS.BOLD) ? t : { ...t, marks: [...t.marks, { type: MARKS.BOLD }] };
+    }
+    return { ...n, content: boldened((n as Block).content as RichNode[]) } as RichNode;
+  });
+}
+
+/** The 'on this page' entries: h2 and h3 of a normalised document (spec §5). */
+export interface TocItem {
+  id: string;
+  text: string;
+  level: 2 | 3;
+}
+
+/** Ids of entries a document embeds or links to, for the link list. */
+export function referencedIds(doc: Document): string[] {
+  const ids = new Set<string>();
+  const walk = (node: RichNode | Document) => {
+    const target = (node.data as { target?: { sys?: { id?: unknown } } }).target;
+    if (typeof target?.sys?.id === 'string') ids.add(target.sys.id);
+    if ('content' in node) for (const child of node.content as RichNode[]) walk(child);
+  };
+  walk(doc);
+  return [...ids];
+}
+
+export function entryTarget(id: string) {
+  return { target: { sys: { id, type: 'Link', linkType: 'Entry' } } };
+}
+
+export function text(value: string, marks: string[] = []): Text {
+  return { nodeType: 'text', value, marks: marks.map((type) => ({ type })), data: {} };
+}

@@ -1,0 +1,262 @@
+/**
+ * The content model (spec §3). These schemas are the one source of the content types: the
+ * authoring files are validated against them at import and the TypeScript types come from them.
+ * Field names follow the spec; where a file uses a shorter name the comment gives the spec's.
+ */
+import { Type, type Static, type TSchema } from 'typebox';
+
+const Id = Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$', maxLength: 120, description: 'kebab-case id, unique in the tree' });
+const Slug = Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$', maxLength: 120, description: 'kebab-case URL segment' });
+const Ref = Type.String({ minLength: 1, description: 'the id of another entry' });
+const Url = Type.String({ pattern: '^(https?://|/)', description: 'an absolute URL or a site path' });
+const DateTime = Type.String({ format: 'date-time', description: 'ISO 8601 date and time, e.g. 2026-05-01T09:00:00Z' });
+const Language = Type.Union([Type.Literal('en-US'), Type.Literal('ja-JP')]);
+const VersionNumber = Type.String({ pattern: '^[0-9]+(\\.[0-9]+)*$' });
+const Icon = Type.Object({ url: Url }, { additionalProperties: false });
+const Str = Type.String({ minLength: 1 });
+
+/** Fields every page-like entry may carry. */
+const PageCommon = {
+  id: Id,
+  published: Type.Optional(Type.Boolean({ description: 'false keeps the entry for preview only' })),
+  lastPublished: Type.Optional(DateTime),
+  metaDescription: Type.Optional(Type.String({ maxLength: 300 })),
+  language: Type.Optional(Language),
+};
+
+export const DeploymentSchema = Type.Union([
+  Type.Literal('Cloud'), Type.Literal('Server'), Type.Literal('Data Center'), Type.Literal('Not applicable'),
+]);
+export type Deployment = Static<typeof DeploymentSchema>;
+
+export const VersionSchema = Type.Object({
+  number: VersionNumber,
+  spaceId: Str,
+  showInList: Type.Optional(Type.Boolean()),
+}, { additionalProperties: false });
+export type Version = Static<typeof VersionSchema>;
+
+export const DeploymentUrlsSchema = Type.Object({
+  cloud: Type.Optional(Url), server: Type.Optional(Url), default: Type.Optional(Url),
+}, { additionalProperties: false });
+
+/** Product (spec §3): one per product and deployment. */
+export const ProductSchema = Type.Object({
+  id: Id,
+  productNameId: Id,                 // productNameReference.id
+  productName: Str,                  // productNameReference.productName
+  internalTitle: Type.Optional(Str),
+  deployment: DeploymentSchema,
+  versions: Type.Optional(Type.Array(VersionSchema, { minItems: 1 })),
+  icon: Type.Optional(Icon),
+  iconAlternate: Type.Optional(Icon),
+  productBlurb: Type.Optional(Str),
+  deploymentUrls: Type.Optional(DeploymentUrlsSchema),
+  hasProductLandingPage: Type.Optional(Type.Boolean()),
+  docsHomeSlug: Type.Optional(Slug),
+  supportTitle: Type.Optional(Str),
+  customSupportFormAuthenticated: Type.Optional(Url),
+  customSupportFormUnauthenticated: Type.Optional(Url),
+  resourceSlug: Type.Optional(Slug),  // /{resourceSlug}/resources/
+  notice: Type.Optional(Ref),          // the notice of the product's context
+}, { additionalProperties: false });
+export type Product = Static<typeof ProductSchema>;
+
+/** Metadata (spec §3): the site's identity, from content/site.yaml. */
+export const MetadataSchema = Type.Object({
+  id: Id, language: Language, publisher: Str, license: Type.Optional(Str), logo: Url, brand: Str,
+  legalName: Str, owns: Type.Optional(Type.Array(Str)), siteName: Str,
+}, { additionalProperties: false });
+export type Metadata = Static<typeof MetadataSchema>;
+
+/**
+ * Context (spec §3) with its four variants. Every product is also the product context of the
+ * pages that name it (`context: <product id>`); context files hold the app, hub and
+ * knowledge-base variants, and product contexts that need their own settings.
+ */
+const ContextCommon = {
+  id: Id,
+  internalTitle: Type.Optional(Str),
+  notice: Type.Optional(Ref),
+  basePath: Type.Optional(Type.String({ pattern: '^/[a-z0-9/-]*$' })),
+  customSupportFormAuthenticated: Type.Optional(Url),
+  customSupportFormUnauthenticated: Type.Optional(Url),
+};
+export const ContextSchema = Type.Union([
+  Type.Object({ ...ContextCommon, type: Type.Literal('product'), product: Ref }, { additionalProperties: false }),
+  Type.Object({ ...ContextCommon, type: Type.Literal('app'), appName: Str, product: Type.Optional(Ref) }, { additionalProperties: false }),
+  Type.Object({ ...ContextCommon, type: Type.Literal('hub'), hubName: Str }, { additionalProperties: false }),
+  Type.Object({
+    ...ContextCommon, type: Type.Literal('knowledgeBase'), productName: Str, productNameId: Id,
+    kbHomePage: Ref, kbArticlePage: Type.Optional(Ref),
+  }, { additionalProperties: false }),
+]);
+export type Context = Static<typeof ContextSchema>;
+
+export const NoticeSchema = Type.Object({
+  id: Id, title: Str, message: Str,  // Markdown, rendered as rich text
+  appearance: Type.Union(['info', 'confirmation', 'change', 'Announcement'].map((a) => Type.Literal(a))),
+}, { additionalProperties: false });
+export type Notice = Static<typeof NoticeSchema>;
+
+export const ResourceCardSchema = Type.Object({
+  id: Id, title: Str, shortTitle: Type.Optional(Str), shortDescription: Type.Optional(Str), description: Type.Optional(Str),
+  productSupportHomeDescription: Type.Optional(Str), sacHomeDescription: Type.Optional(Str),
+  buttonLink: Type.Optional(Url), buttonText: Type.Optional(Str), icon: Type.Optional(Icon),
+  hideInHeader: Type.Optional(Type.Boolean()), featured: Type.Optional(Type.Boolean()),
+  relatedApps: Type.Optional(Type.Array(Ref)),  // products this card helps with (helpful topics)
+}, { additionalProperties: false });
+export type ResourceCard = Static<typeof ResourceCardSchema>;
+
+export const DocumentationCardSchema = Type.Object({ id: Id, title: Str, url: Url, description: Str }, { additionalProperties: false });
+export const GuideLinkSchema = Type.Object({ title: Str, url: Url, description: Str }, { additionalProperties: false });
+export const TopicSetLinkSchema = Type.Object({ title: Str, description: Str, link: Url }, { additionalProperties: false });
+
+export const FeaturedEntrySchema = Type.Object({
+  id: Id, url: Url, linkText: Str, linkTarget: Type.Optional(Type.Union([Type.Literal('_self'), Type.Literal('_blank')])),
+  type: Type.Optional(Str),
+}, { additionalProperties: false });
+export const FeaturedContentSchema = Type.Object({
+  id: Id, title: Str, featuredEntries: Type.Array(FeaturedEntrySchema, { minItems: 1 }),
+}, { additionalProperties: false });
+export type FeaturedContent = Static<typeof FeaturedContentSchema>;
+
+const HeaderProductSchema = Type.Object({ product: Ref }, { additionalProperties: false });
+export const HeaderMenuSchema = Type.Object({
+  id: Id, heading: Str,
+  primarySection: Type.Array(Type.Object({ title: Str, buttonLink: Url, shortDescription: Type.Optional(Str) }, { additionalProperties: false })),
+  primarySectionRows: Type.Optional(Type.Integer({ minimum: 1, maximum: 6 })),
+  secondarySection: Type.Optional(Type.Object({
+    heading: Str, numberOfColumns: Type.Integer({ minimum: 1, maximum: 4 }),
+    resources: Type.Array(Type.Object({ linkText: Str, url: Url }, { additionalProperties: false })),
+  }, { additionalProperties: false })),
+}, { additionalProperties: false });
+
+/** Header content (spec §3), from content/header.yaml. */
+export const HeaderSchema = Type.Object({
+  id: Id,
+  logo: Type.Object({ v1: Icon, v2: Type.Optional(Icon), v3: Type.Optional(Icon) }, { additionalProperties: false }),
+  supportLogo: Type.Optional(Icon),    // atlassianSupportLogo
+  vendorLogo: Type.Optional(Icon),     // atlassianLogo
+  cloudProducts: Type.Array(HeaderProductSchema),
+  serverProducts: Type.Array(HeaderProductSchema),
+  additionalLinks: Type.Optional(Type.Array(Type.Object({ id: Id, linkLabel: Str, linkUrl: Url, linkIcon: Type.Optional(Str) }, { additionalProperties: false }))),
+  resources: Type.Array(Ref),           // resource card ids
+  guides: Type.Array(GuideLinkSchema),
+  documentation: Type.Optional(Type.Array(DocumentationCardSchema)),
+  menus: Type.Optional(Type.Array(HeaderMenuSchema)),
+  showPreviewBanner: Type.Optional(Type.Boolean()),
+}, { additionalProperties: false });
+export type Header = Static<typeof HeaderSchema>;
+
+export const FeaturedVideoSchema = Type.Object({ videoUrl: Url }, { additionalProperties: false });
+
+export const TopicSchema = Type.Object({
+  ...PageCommon,
+  title: Str,                          // topicTitle
+  shortTitle: Type.Optional(Str),
+  slug: Slug,
+  context: Ref,
+  versions: Type.Optional(Type.Array(VersionNumber, { minItems: 1 })),
+  featuredVideo: Type.Optional(FeaturedVideoSchema),
+  extensionsData: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  confluencePageId: Type.Optional(Str),
+}, { additionalProperties: false });
+export type Topic = Static<typeof TopicSchema>;
+
+export const TopicSetSchema = Type.Object({
+  ...PageCommon,
+  title: Str, slug: Slug, context: Ref, description: Type.Optional(Str),
+  topics: Type.Array(Ref, { minItems: 1 }),   // topicReferences
+  versions: Type.Optional(Type.Array(VersionNumber, { minItems: 1 })),
+}, { additionalProperties: false });
+export type TopicSet = Static<typeof TopicSetSchema>;
+
+export const CollectionSchema = Type.Object({
+  ...PageCommon,
+  title: Str, slug: Slug, context: Ref, subhead: Type.Optional(Str), description: Type.Optional(Str),
+  icon: Type.Optional(Icon), buttonText: Type.Optional(Str),
+  children: Type.Array(Ref, { minItems: 1 }),  // childrenReferences
+  pageType: Type.Optional(Type.Literal('Guide')),
+  versions: Type.Optional(Type.Array(VersionNumber, { minItems: 1 })),
+}, { additionalProperties: false });
+export type Collection = Static<typeof CollectionSchema>;
+
+export const KbPlatformSchema = Type.Union([
+  Type.Literal('cloud-only'), Type.Literal('cloud-and-data-center'), Type.Literal('data-center-only'),
+  Type.Literal('data-center-and-cloud-by-request'),
+]);
+export type KbPlatform = Static<typeof KbPlatformSchema>;
+const PlatformName = Type.Union([Type.Literal('Cloud'), Type.Literal('Server'), Type.Literal('Data Center')]);
+
+export const KbArticleSchema = Type.Object({
+  ...PageCommon,
+  title: Str, slug: Slug, context: Ref,
+  type: Type.Optional(Type.Union([Type.Literal('KbArticleMigrated'), Type.Literal('legacy')])),
+  platform: Type.Optional(KbPlatformSchema),
+  productVersions: Type.Optional(Type.Array(Type.Object({
+    product: Ref, platform: PlatformName, versionNumber: Type.Optional(Str), versionModifier: Type.Optional(Str),
+  }, { additionalProperties: false }))),
+  appVersions: Type.Optional(Type.Array(Type.Object({
+    app: Str, platform: PlatformName, versionNumber: Type.Optional(Str), versionModifier: Type.Optional(Str),
+  }, { additionalProperties: false }))),
+}, { additionalProperties: false });
+export type KbArticle = Static<typeof KbArticleSchema>;
+
+export const PageTypeSchema = Type.Union([
+  'home', 'productLanding', 'productSupport', 'documentedProduct', 'kbHome', 'contact', 'hotContact', 'partnerContact',
+  'statusPageContact', 'myRequests', 'fileDownload', 'notFound', 'previewError', 'searchResults', 'resources',
+].map((t) => Type.Literal(t)));
+export type PageType = Static<typeof PageTypeSchema>;
+
+/** Entry or page (spec §3): the single pages of the site. */
+export const PageSchema = Type.Object({
+  ...PageCommon,
+  pageType: PageTypeSchema,
+  title: Str,
+  tagline: Type.Optional(Str),
+  icon: Type.Optional(Icon),
+  context: Type.Optional(Ref),
+  path: Type.Optional(Type.String({ pattern: '^/[a-z0-9/_-]*$' })),
+  collections: Type.Optional(Type.Array(Ref)),          // collectionReferences
+  resourceCards: Type.Optional(Type.Array(Ref)),
+  relatedApps: Type.Optional(Type.Array(Ref)),          // relatedAppReferences
+  featuredContent: Type.Optional(Ref),
+  versions: Type.Optional(Type.Array(VersionNumber, { minItems: 1 })),
+  supportForm: Type.Optional(Type.Object({ authenticated: Url, unauthenticated: Url }, { additionalProperties: false })),
+  searchOptions: Type.Optional(Type.Object({
+    filters: Type.Optional(Type.Object({
+      platforms: Type.Optional(Type.Array(Str)), contentTypes: Type.Optional(Type.Array(Str)), categories: Type.Optional(Type.Array(Str)),
+    }, { additionalProperties: false })),
+    sortOptions: Type.Optional(Type.Array(Type.Union([Type.Literal('relevance'), Type.Literal('last_published')]))),
+  }, { additionalProperties: false })),
+  confluencePageId: Type.Optional(Str),
+}, { additionalProperties: false });
+export type Page = Static<typeof PageSchema>;
+
+export const MediaSchema = Type.Object({ id: Id, image: Type.Object({ url: Url }, { additionalProperties: false }), altTag: Type.String() }, { additionalProperties: false });
+export type Media = Static<typeof MediaSchema>;
+export const FragmentSchema = Type.Object({ id: Id, title: Type.Optional(Str) }, { additionalProperties: false });
+
+/** Which folder holds which entry type, and whether its files have a body. */
+export const ENTRY_KINDS = {
+  topic: { folder: 'topics', schema: TopicSchema, body: true },
+  topicSet: { folder: 'topic-sets', schema: TopicSetSchema, body: true },
+  collection: { folder: 'collections', schema: CollectionSchema, body: true },
+  kbArticle: { folder: 'kb', schema: KbArticleSchema, body: true },
+  page: { folder: 'pages', schema: PageSchema, body: true },
+  product: { folder: 'products', schema: ProductSchema, body: false },
+  context: { folder: 'contexts', schema: ContextSchema, body: false },
+  notice: { folder: 'notices', schema: NoticeSchema, body: false },
+  resourceCard: { folder: 'resource-cards', schema: ResourceCardSchema, body: false },
+  featuredContent: { folder: 'featured', schema: FeaturedContentSchema, body: false },
+  media: { folder: 'media', schema: MediaSchema, body: false },
+  fragment: { folder: 'fragments', schema: FragmentSchema, body: true },
+} as const satisfies Record<string, { folder: string; schema: TSchema; body: boolean }>;
+export type EntryKind = keyof typeof ENTRY_KINDS | 'header' | 'metadata';
+
+/** Single files at the top of the content tree. */
+export const SINGLE_FILES = {
+  'site.yaml': { kind: 'metadata', schema: MetadataSchema },
+  'header.yaml': { kind: 'header', schema: HeaderSchema },
+} as const;

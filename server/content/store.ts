@@ -1,0 +1,133 @@
+/**
+ * Reads of the stored content. Pages are looked up per request; the few entries every page
+ * needs (site metadata, header, not-found page) are cached until the content changes.
+ */
+import type { Queryable } from '../db/driver.ts';
+import type { Document } from './rich-text.ts';
+import type { LinkList } from '../../views/rich-text/rich-text.tsx';
+import type { EntryKind } from './schemas.ts';
+
+export interface StoredEntry {
+  id: string;
+  type: EntryKind;
+  published: boolean;
+  path: string | null;
+  title: string | null;
+  contextId: string | null;
+  productId: string | null;
+  deployment: string | null;
+  versions: string[];
+  language: string;
+  lastPublished: Date | null;
+  fields: Record<string, unknown>;
+  document: { document: Document; links: LinkList } | null;
+  html: string | null;
+}
+
+export interface RoutedEntry extends StoredEntry {
+  /** The version the requested path is for (versioned documentation). */
+  routeVersion: string | null;
+}
+
+const COLUMNS = `e.id, e.type, e.published, e.path, e.title, e.context_id as "contextId", e.product_id as "productId",
+  e.deployment, e.versions, e.language, e.last_published as "lastPublished", e.fields, e.document, e.html`;
+
+export class ContentStore {
+  private cache = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly db: Queryable) {}
+
+  /** Drops cached entries; called when an import commits (on any instance). */
+  invalidate(): void {
+    this.cache.clear();
+  }
+
+  private cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+    let hit = this.cache.get(key) as Promise<T> | undefined;
+    if (!hit) {
+      hit = load();
+      hit.catch(() => this.cache.delete(key));
+      this.cache.set(key, hit);
+    }
+    return hit;
+  }
+
+  async byPath(path: string, options: { preview: boolean }): Promise<RoutedEntry | undefined> {
+    const rows = await this.db.query<RoutedEntry>(
+      `select ${COLUMNS}, r.version as "routeVersion" from content_routes r join content_entries e on e.id = r.entry_id
+       where r.path = $1 and (e.published or $2)`,
+      [path, options.preview],
+    );
+    return rows[0];
+  }
+
+  async byIds(ids: string[], options: { preview: boolean }): Promise<StoredEntry[]> {
+    if (ids.length === 0) return [];
+    return this.db.query<StoredEntry>(
+      `select ${COLUMNS} from content_entries e where e.id = any($1::text[]) and (e.published or $2)`,
+      [ids, options.preview],
+    );
+  }
+
+  async byId(id: string, options: { preview: boolean }): Promise<StoredEntry | undefined> {
+    return (await this.byIds([id], options))[0];
+  }
+
+  /** The one entry of a page type that has no path of its own (not-found, preview error). */
+  pageOfType(pageType: string): Promise<StoredEntry | undefined> {
+    return this.cached(`pageType:${pageType}`, async () => {
+      const rows = await this.db.query<StoredEntry>(
+        `select ${COLUMNS} from content_entries e where e.type = 'page' and e.fields->>'pageType' = $1 and e.published
+         order by e.language = 'en-US' desc, e.id limit 1`,
+        [pageType],
+      );
+      return rows[0];
+    });
+  }
+
+  singleton(type: 'header' | 'metadata'): Promise<StoredEntry | undefined> {
+    return this.cached(`singleton:${type}`, async () => {
+      const rows = await this.db.query<StoredEntry>(`select ${COLUMNS} from content_entries e where e.type = $1 limit 1`, [type]);
+      return rows[0];
+    });
+  }
+
+  /** Every published page, for the sitemap. */
+  async publishedPaths(): Promise<{ path: string; lastPublished: Date | null }[]> {
+    return this.db.query(
+      `select r.path, e.last_published as "lastPublished" from content_routes r join content_entries e on e.id = r.entry_id
+       where e.published order by r.path`,
+    );
+  }
+
+  pathsFor(ids: string[], version: string | null): Promise<Map<string, string>> {
+    return pathsFor(this.db, ids, version);
+  }
+
+  /** The documentation home of a context (and version). */
+  async docsHome(contextId: string, version: string | null): Promise<{ path: string; title: string } | undefined> {
+    const rows = await this.db.query<{ path: string; title: string }>(
+      `select r.path, e.title from content_entries e join content_routes r on r.entry_id = e.id
+       where e.type = 'page' and e.fields->>'pageType' = 'documentedProduct' and e.context_id = $1 and e.published
+         and (r.version is not distinct from $2) limit 1`,
+      [contextId, version],
+    );
+    return rows[0];
+  }
+
+  async hasContent(): Promise<boolean> {
+    const rows = await this.db.query<{ n: number }>('select count(*)::int as n from content_entries');
+    return (rows[0]?.n ?? 0) > 0;
+  }
+}
+
+/** Paths of entries, preferring the route of the given version. */
+export async function pathsFor(db: Queryable, ids: string[], version: string | null): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.query<{ entry_id: string; path: string }>(
+    `select distinct on (entry_id) entry_id, path from content_routes where entry_id = any($1::text[])
+     order by entry_id, (version is not distinct from $2) desc, version desc nulls last`,
+    [ids, version],
+  );
+  return new Map(rows.map((r) => [r.entry_id, r.path]));
+}

@@ -1,0 +1,55 @@
+/**
+ * Versioned schema changes, applied in order, each once, each in its own transaction.
+ * Never edit a released migration: add the next version.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const migrations: Migration[] = [
+  {
+    version: 1,
+    name: 'content store',
+    sql: /* sql */ `
+      create table content_entries (
+        id             text primary key,
+        type           text not null,
+        published      boolean not null default true,
+        source         text not null,
+        source_line    integer not null default 1,
+        path           text,
+        title          text,
+        context_id     text,
+        product_id     text,
+        deployment     text,
+        versions       text[] not null default '{}',
+        language       text not null default 'en-US',
+        last_published timestamptz,
+        fields         jsonb not null,
+        document       jsonb,
+        html           text
+      );
+      create index content_entries_type_idx on content_entries (type);
+      create index content_entries_context_idx on content_entries (context_id);
+
+      -- Every URL a page answers on (one per version for versioned documentation).
+      create table content_routes (
+        path     text primary key,
+        entry_id text not null references content_entries (id) on delete cascade,
+        version  text
+      );
+      create index content_routes_entry_idx on content_routes (entry_id);
+
+      create table content_imports (
+        id           serial primary key,
+        digest       text not null,
+        entry_count  integer not null,
+        source       text not null,
+        duration_ms  integer not null,
+        finished_at  timestamptz not null default now()
+      );
+    `,
+  },
+];

@@ -1,0 +1,21 @@
+import type { FastifyInstance } from 'fastify';
+
+const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c] ?? c);
+
+export default async function sitemap(app: FastifyInstance, opts: { publicUrl: string }) {
+  app.get('/sitemap.xml', async (_request, reply) => {
+    const pages = await app.content.publishedPaths();
+    const urls = pages.map((p) => {
+      const lastmod = p.lastPublished ? `<lastmod>${new Date(p.lastPublished).toISOString().slice(0, 10)}</lastmod>` : '';
+      return `<url><loc>${escapeXml(opts.publicUrl + p.path)}</loc>${lastmod}</url>`;
+    });
+    return reply
+      .type('application/xml; charset=utf-8')
+      .header('cache-control', 'public, max-age=300')
+      .send(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`);
+  });
+
+  app.get('/robots.txt', async (_request, reply) =>
+    reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=3600')
+      .send(`User-agent: *\nDisallow: /search-results\nSitemap: ${opts.publicUrl}/sitemap.xml\n`));
+}
