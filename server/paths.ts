@@ -1,6 +1,7 @@
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The project root, both from source (server/) and from the build (dist/server/). */
+/** The project root, from source (server/) and from the build (dist/server/, dist/scripts/). */
 const here = dirname(fileURLToPath(import.meta.url));
-export const projectRoot = join(here, here.endsWith(join('dist', 'server')) ? '../..' : '..');
+const distAt = here.lastIndexOf(`${sep}dist${sep}`);
+export const projectRoot = distAt >= 0 ? here.slice(0, distAt) : join(here, '..');

@@ -32,8 +32,14 @@ export async function checkContent(dir: string, onProgress?: ImportOptions['onPr
   const t0 = performance.now();
   const loaded = await loadContent(dir, onProgress && ((d, t) => onProgress('read', d, t)));
   const t1 = performance.now();
-  const problems: Problem[] = [...loaded.problems];
-  const plan = resolveContent(loaded.entries, problems);
+  const found: Problem[] = [...loaded.problems];
+  const plan = resolveContent(loaded.entries, found);
+  // One message per file, line and field: a missing slug is not also a broken link.
+  const seen = new Set<string>();
+  const problems = found.filter((p) => {
+    const key = `${p.file}\0${p.line}\0${p.field}`;
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
   problems.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
   const digest = createHash('sha256').update(`format ${IMPORT_FORMAT}\n`);
   for (const file of loaded.files) digest.update(`${file.path}\0${file.text}\0`);

@@ -1,0 +1,133 @@
+import t from 'tap';
+import { appendFile, readFile, writeFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { importContent, checkContent, currentDigest } from '../../server/content/import.ts';
+import { ContentError, formatProblem } from '../../server/content/problems.ts';
+import type { Db } from '../../server/db/driver.ts';
+import { tempContent, testDb, SAMPLE_CONTENT } from '../helpers/build.ts';
+
+const count = async (db: Db) => (await db.query<{ n: number }>('select count(*)::int as n from content_entries'))[0]?.n;
+
+/** Imports a broken tree over a good one: returns the problems and checks nothing changed. */
+async function refused(t: Tap.Test, change: (dir: string) => Promise<void>): Promise<string[]> {
+  const db = await testDb(t);
+  const dir = await tempContent(t);
+  await importContent(db, dir);
+  const before = { n: await count(db), digest: await currentDigest(db) };
+  await change(dir);
+  const error = await importContent(db, dir).then(() => undefined, (e: unknown) => e);
+  t.type(error, ContentError, 'the import is refused');
+  t.same({ n: await count(db), digest: await currentDigest(db) }, before, 'nothing was written');
+  return (error as ContentError).problems.map(formatProblem);
+}
+
+const edit = async (file: string, from: string | RegExp, to: string) => {
+  const text = await readFile(file, 'utf8');
+  const next = text.replace(from, to);
+  if (next === text) throw new Error(`edit did not apply to ${file}`);
+  await writeFile(file, next);
+};
+
+t.test('the sample content imports whole, with every page routed', async (t) => {
+  const db = await testDb(t);
+  const result = await importContent(db, SAMPLE_CONTENT);
+  t.ok(result.imported);
+  const byType = Object.fromEntries((await db.query<{ type: string; n: number }>(
+    'select type, count(*)::int as n from content_entries group by type')).map((r) => [r.type, r.n]));
+  t.ok(byType.topic >= 80, `80+ topics (${byType.topic})`);
+  t.ok(byType.kbArticle >= 30, `30+ KB articles (${byType.kbArticle})`);
+  t.ok(byType.collection >= 12, `12+ collections (${byType.collection})`);
+  t.ok(byType.product >= 16, `16+ products (${byType.product})`);
+  t.ok(byType.topicSet >= 6, `topic sets (${byType.topicSet})`);
+  const guides = await db.query(`select id from content_entries where type = 'collection' and fields->>'pageType' = 'Guide'`);
+  t.ok(guides.length >= 3, 'three guides');
+  const again = await importContent(db, SAMPLE_CONTENT);
+  t.notOk(again.imported, 'an unchanged tree is not written again');
+  const forced = await importContent(db, SAMPLE_CONTENT, { force: true });
+  t.ok(forced.imported);
+  t.equal(await count(db), result.entries, 'a forced import replaces rather than adds');
+});
+
+t.test('broken YAML is reported with its line', async (t) => {
+  const problems = await refused(t, (dir) => edit(join(dir, 'collections/acme-cloud-basics.yaml'), 'title: Basics', 'title: [Basics'));
+  t.match(problems.join('\n'), /^collections\/acme-cloud-basics\.yaml:\d+: yaml: /m);
+});
+
+t.test('an unknown field is reported by name and line', async (t) => {
+  const problems = await refused(t, (dir) => appendFile(join(dir, 'products/acme-cloud.yaml'), 'colour: blue\n'));
+  t.same(problems, ['products/acme-cloud.yaml:5: colour: unknown field']);
+});
+
+t.test('a missing required field is reported', async (t) => {
+  const problems = await refused(t, (dir) => edit(join(dir, 'topics/acme-cloud/first-steps.md'), 'slug: first-steps\n', ''));
+  t.same(problems, ['topics/acme-cloud/first-steps.md:2: slug: is required']);
+});
+
+t.test('a wrong value names the allowed ones', async (t) => {
+  const problems = await refused(t, (dir) => edit(join(dir, 'kb/acme/widget-crash.md'), 'platform: data-center-only', 'platform: mainframe'));
+  t.match(problems[0], /^kb\/acme\/widget-crash\.md:6: platform: must be one of: cloud-only, cloud-and-data-center, data-center-only, data-center-and-cloud-by-request$/);
+});
+
+t.test('a missing reference is reported where it is made', async (t) => {
+  const problems = await refused(t, (dir) => edit(join(dir, 'collections/acme-cloud-basics.yaml'), 'acme-cloud-draft]', 'acme-cloud-missing]'));
+  t.same(problems, ['collections/acme-cloud-basics.yaml:5: children.1: child "acme-cloud-missing" does not exist']);
+});
+
+t.test('a duplicate id is reported with the first use', async (t) => {
+  const problems = await refused(t, async (dir) => {
+    await writeFile(join(dir, 'media/copy.yaml'), 'id: acme-screenshot\nimage: { url: /x.svg }\naltTag: Copy\n');
+  });
+  t.same(problems, ['media/copy.yaml:1: id: duplicate id "acme-screenshot", already used in media/acme-screenshot.yaml:1']);
+});
+
+t.test('a duplicate slug in one context is reported', async (t) => {
+  const problems = await refused(t, (dir) => edit(join(dir, 'topics/acme-cloud/draft.md'), 'slug: upcoming-feature', 'slug: first-steps'));
+  t.match(problems.join('\n'), /topics\/acme-cloud\/(draft|first-steps)\.md:4: slug: duplicate path \/acme-cloud\/docs\/first-steps, already used by "acme-cloud-(first-steps|draft)"/);
+});
+
+t.test('a version the product does not have is reported', async (t) => {
+  const problems = await refused(t, (dir) => edit(join(dir, 'topics/acme-data-center/upgrade.md'), '["2.0"]', '["2.0", "3.0"]'));
+  t.same(problems, ['topics/acme-data-center/upgrade.md:6: versions.1: version 3.0 is not one of the product\'s versions (1.0, 2.0)']);
+});
+
+t.test('rich-text errors: every one reported, with lines', async (t) => {
+  const problems = await refused(t, (dir) => appendFile(join(dir, 'topics/acme-cloud/first-steps.md'), [
+    '', '<div>raw</div>', '', '::widget{size=2}', '', '::media{id="no-such-media"}', '',
+    ':link[a link]{to="nowhere"}', '', '::fragment{id="acme-cloud"}', '', '![](/assets/content/board-view.svg)', '',
+    ':::callout{appearance="purple"}', 'Hi', ':::', '',
+  ].join('\n')));
+  const f = 'topics/acme-cloud/first-steps.md';
+  t.same(problems, [
+    `${f}:21: body: raw HTML is not allowed; use Markdown or a directive`,
+    `${f}:23: body: unsupported embedded type "::widget"`,
+    `${f}:25: body: embedded entry "no-such-media" does not exist`,
+    `${f}:27: body: link target "nowhere" does not exist`,
+    `${f}:29: body: no renderer for embedded entry type "product" ("acme-cloud")`,
+    `${f}:31: body: image /assets/content/board-view.svg needs alt text describing it`,
+    `${f}:33: body: callout appearance "purple" is not one of info, tip, warning, error, success`,
+  ].sort());
+});
+
+t.test('rich-text JSON bodies are validated too', async (t) => {
+  const problems = await refused(t, (dir) => writeFile(join(dir, 'collections/acme-cloud-basics.yaml'), [
+    'id: acme-cloud-basics', 'title: Basics', 'slug: basics', 'context: acme-cloud', 'children: [acme-cloud-first-steps]',
+    'body:', '  nodeType: document', '  data: {}', '  content:', '    - nodeType: paragraph', '      data: {}', '      content: 7', '',
+  ].join('\n')));
+  t.match(problems.join('\n'), /^collections\/acme-cloud-basics\.yaml:\d+: body/m);
+});
+
+t.test('a file in no known folder is refused', async (t) => {
+  const problems = await refused(t, async (dir) => {
+    await mkdir(join(dir, 'articles'));
+    await writeFile(join(dir, 'articles/x.md'), '---\nid: x\n---\nHi\n');
+  });
+  t.match(problems[0], /^articles\/x\.md:1: file: not a content file/);
+});
+
+t.test('checkContent lists every problem of a tree without writing', async (t) => {
+  const dir = await tempContent(t);
+  await appendFile(join(dir, 'products/acme-cloud.yaml'), 'colour: blue\n');
+  await edit(join(dir, 'topics/acme-cloud/first-steps.md'), 'context: acme-cloud', 'context: acme-nowhere');
+  const { problems } = await checkContent(dir);
+  t.equal(problems.length, 2);
+});

@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { loadConfig } from '../../server/config.ts';
+import { openDb, type Db } from '../../server/db/driver.ts';
+import { migrate } from '../../server/db/migrate.ts';
+import app from '../../server/app.ts';
+
+type Test = { teardown: (fn: () => unknown) => void };
+
+export const FIXTURE = join(import.meta.dirname, '../fixtures/minimal');
+export const SAMPLE_CONTENT = join(import.meta.dirname, '../../content');
+export const PREVIEW_TOKEN = 'preview-token-for-tests-0123456789abcdef';
+
+/**
+ * A fresh, migrated database for one test: in-memory PGlite, or with DATABASE_URL a new database
+ * on that PostgreSQL server, dropped afterwards.
+ */
+export async function testDb(t: Test): Promise<Db> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    const db = await openDb({ pgliteDir: 'memory://' });
+    t.teardown(() => db.close());
+    await migrate(db);
+    return db;
+  }
+  const name = `signpost_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const testUrl = new URL(url);
+  testUrl.pathname = `/${name}`;
+  const db = await openDb({ databaseUrl: testUrl.toString(), pgliteDir: '' });
+  t.teardown(async () => {
+    await db.close();
+    const cleanup = new pg.Client({ connectionString: url });
+    await cleanup.connect();
+    await cleanup.query(`drop database if exists ${name} with (force)`);
+    await cleanup.end();
+  });
+  await migrate(db);
+  return db;
+}
+
+/** A copy of a content tree in a temporary folder, to change without touching the original. */
+export async function tempContent(t: Test, from = FIXTURE): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'signpost-content-'));
+  await cp(from, dir, { recursive: true });
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+export interface BuildOptions {
+  contentDir?: string;
+  db?: Db;
+  env?: Record<string, string>;
+}
+
+/** The whole app on a test database, closed when the test ends. */
+export async function build(t: Test, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const db = options.db ?? (await testDb(t));
+  const config = loadConfig({
+    CONTENT_DIR: options.contentDir ?? FIXTURE, PREVIEW_TOKEN, PUBLIC_URL: 'https://help.example.test', LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  const server = Fastify({ logger: { level: config.logLevel } });
+  await server.register(app, { config, db });
+  await server.ready();
+  t.teardown(() => server.close());
+  return server;
+}
