@@ -17,7 +17,7 @@ export function SiteFooter({ chrome }: { chrome: Chrome }) {
           {LINKS.map(([label, href]) => <li key={href}><a href={`${chrome.localePrefix}${href}`}>{label}</a></li>)}
         </ul>
       </nav>
-      <p>© {chrome.year} {chrome.siteName}</p>
+      <p>{`© ${chrome.year} ${chrome.siteName}`}</p>
     </footer>
   );
 }

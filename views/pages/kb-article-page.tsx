@@ -23,11 +23,11 @@ export function KbArticlePage({ chrome, breadcrumbs, title, notice, body, lastPu
         <h1>{title}</h1>
         {notice ? <PlatformNotice {...notice} /> : null}
         <Body body={body} />
-        {lastPublished ? <p className="updated">Updated on {formatUpdated(lastPublished)}</p> : null}
+        {lastPublished ? <p className="updated">{`Updated on ${formatUpdated(lastPublished)}`}</p> : null}
         {products.length > 0 ? (
           <section aria-labelledby="related-products" className="related-products">
             <h2 id="related-products">Related products</h2>
-            <ul>{products.map((p) => <li key={`${p.name}-${p.platform}`}>{p.name} {p.platform}{p.version ? ` ${p.version}` : ''}</li>)}</ul>
+            <ul>{products.map((p) => <li key={`${p.name}-${p.platform}`}>{[p.name, p.platform, p.version].filter(Boolean).join(' ')}</li>)}</ul>
           </section>
         ) : null}
       </article>

@@ -23,7 +23,7 @@ export function TopicPage({ chrome, breadcrumbs, title, body, toc, lastPublished
           <h1>{title}</h1>
           {version ? <p className="version-note">Data Center {version}</p> : null}
           <Body body={body} />
-          {lastPublished ? <p className="updated">Updated on {formatUpdated(lastPublished)}</p> : null}
+          {lastPublished ? <p className="updated">{`Updated on ${formatUpdated(lastPublished)}`}</p> : null}
         </article>
         {toc.length >= 2 ? (
           <nav className="on-this-page" aria-labelledby="on-this-page-heading">

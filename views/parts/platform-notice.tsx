@@ -26,8 +26,8 @@ export function PlatformNotice({ platform, showServerEndOfSupport }: PlatformNot
   const mentionsServer = showServerEndOfSupport && (platform === 'data-center-only' || platform === 'cloud-and-data-center');
   return (
     <div className={`platform-notice platform-${platform}`} role="note" aria-label="Platform">
-      <p className="platform-notice-label"><strong>Platform notice: {LABELS[platform]}</strong></p>
-      <p>{TEXT[platform]}{mentionsServer ? ` ${SERVER_END_OF_SUPPORT}` : ''}</p>
+      <p className="platform-notice-label"><strong>{`Platform notice: ${LABELS[platform]}`}</strong></p>
+      <p>{mentionsServer ? `${TEXT[platform]} ${SERVER_END_OF_SUPPORT}` : TEXT[platform]}</p>
     </div>
   );
 }

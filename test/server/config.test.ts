@@ -1,0 +1,19 @@
+import t from 'tap';
+import { loadConfig, ConfigError } from '../../server/config.ts';
+
+t.test('defaults make a working embedded set-up', async (t) => {
+  const c = loadConfig({});
+  t.equal(c.port, 3000);
+  t.equal(c.databaseUrl, undefined);
+  t.match(c.dataDir, /\/data$/);
+  t.equal(c.importOnStart, true);
+});
+
+t.test('bad values are refused naming the variable', async (t) => {
+  t.throws(() => loadConfig({ PORT: 'eighty' }), ConfigError);
+  t.throws(() => loadConfig({ PORT: '70000' }), { message: /PORT/ });
+  t.throws(() => loadConfig({ DATABASE_URL: 'mysql://x' }), { message: /DATABASE_URL/ });
+  t.throws(() => loadConfig({ PREVIEW_TOKEN: 'short' }), { message: /PREVIEW_TOKEN/ });
+  t.throws(() => loadConfig({ IMPORT_ON_START: 'maybe' }), { message: /IMPORT_ON_START: expected true or false/ });
+  t.throws(() => loadConfig({ LOG_LEVEL: 'loud' }), { message: /LOG_LEVEL/ });
+});
