@@ -1,0 +1,43 @@
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
+import { findChromiumOrPlaywright, CHROMIUM_ARGS } from '../../scripts/find-chromium.mjs';
+import { build, type BuildOptions } from '../helpers/build.ts';
+
+type Test = { teardown: (fn: () => unknown) => void };
+
+/** WCAG 2.0-2.2 A and AA rules; nothing is ignored. */
+export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
+
+export const VIEWPORTS = { desktop: { width: 1280, height: 900 }, mobile: { width: 375, height: 740 } } as const;
+
+/** The app listening on a loopback port, and a Chromium to drive against it. */
+export async function serve(t: Test, options: BuildOptions = {}): Promise<{ base: string; browser: Browser }> {
+  const app = await build(t, options);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  const executablePath = await findChromiumOrPlaywright();
+  if (!executablePath) throw new Error('No Chromium found: run `node scripts/ensure-browser.mjs` for how to get one.');
+  const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  t.teardown(() => browser.close());
+  return { base: `http://127.0.0.1:${port}`, browser };
+}
+
+/**
+ * scripts 'off' disables JavaScript in the browser. axe itself is JavaScript, so pages are audited
+ * in the no-script state with 'blocked': the browser runs scripts but none of the page's load.
+ */
+export async function openPage(browser: Browser, url: string, options: { scripts: 'on' | 'off' | 'blocked'; viewport: keyof typeof VIEWPORTS }): Promise<Page> {
+  const context = await browser.newContext({ javaScriptEnabled: options.scripts !== 'off', viewport: VIEWPORTS[options.viewport] });
+  if (options.scripts === 'blocked') await context.route(/\/assets\/.*\.js$/, (route) => route.abort());
+  const page = await context.newPage();
+  const response = await page.goto(url);
+  if (!response) throw new Error(`no response for ${url}`);
+  return page;
+}
+
+/** axe violations as short lines ('rule: target'), so a failure says what and where. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+  return results.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} (${v.help})`));
+}
