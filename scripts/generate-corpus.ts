@@ -603,7 +603,7 @@ function kbTitle(rng: Rng, family: Family, pool: Noun[], platform: string) {
   switch (pattern) {
     case 0: title = `${cap(noun.s)} fails with "${error}"`; break;
     case 1: title = `${cap(noun.p)} not ${rng.pick(KB_PAST)} after ${event}`; break;
-    case 2: title = `${cap(noun.s)} stuck in "${state}" state`; break;
+    case 2: title = `${cap(noun.s)} stuck in "${state}" state${rng.chance(0.6) ? ` after ${event}` : ''}`; break;
     case 3: title = `Error ${code} when ${verb.ing} ${noun.p}`; break;
     case 4: title = `Cannot ${verb.base} ${noun.p} after ${event}`; break;
     case 5: title = `Slow performance when ${verb.ing} ${noun.p}`; break;
@@ -967,11 +967,37 @@ function setDeployment(s: Subject, deployment: Deployment) {
   s.nouns = [...s.fam.nouns, ...GENERIC_NOUNS, ...(deployment === 'Cloud' ? CLOUD_NOUNS : DC_NOUNS)];
 }
 
+/** Prose words of a Markdown body: code blocks and directive fences left out. */
+function proseWords(body: string): number {
+  let words = 0;
+  let code = false;
+  for (const line of body.split('\n')) {
+    if (line.startsWith('```')) code = !code;
+    else if (!code && !line.startsWith(':::')) words += line.split(/\s+/).filter((w) => /[A-Za-z0-9]/.test(w)).length;
+  }
+  return words;
+}
+
+/** Bodies of 150-600 words: a draw outside the range is redrawn with the next seed (deterministic). */
+function withinRange(make: (attempt: number) => string): string {
+  let body = '';
+  for (let attempt = 0; attempt < 5; attempt++) {
+    body = make(attempt);
+    const words = proseWords(body);
+    if (words >= 160 && words <= 590) break;  // a margin for other ways of counting
+  }
+  return body;
+}
+
 function topicBody(t: TopicPlan, seed: number): string {
-  const rng = new Rng(mix(seed, 2, t.n));
+  return withinRange((attempt) => topicBodyDraw(t, mix(seed, 2 + attempt * 100, t.n)));
+}
+
+function topicBodyDraw(t: TopicPlan, bodySeed: number): string {
+  const rng = new Rng(bodySeed);
   const s = subjectFor(rng, t.ctx.family, t.ctx.deployment, t.noun, t.verb, t.ctx.nouns);
   const b = new Body(s);
-  const target = rng.int(170, 540);
+  const target = rng.int(180, 520);
   b.paragraph(2, 3);
   const sections = target > 380 ? rng.int(3, 5) : rng.int(2, 4);
   const withTable = rng.chance(0.2);
@@ -1008,7 +1034,11 @@ function topicBody(t: TopicPlan, seed: number): string {
 }
 
 function kbBody(k: KbPlan, seed: number): string {
-  const rng = new Rng(mix(seed, 3, k.n));
+  return withinRange((attempt) => kbBodyDraw(k, mix(seed, 3 + attempt * 100, k.n)));
+}
+
+function kbBodyDraw(k: KbPlan, bodySeed: number): string {
+  const rng = new Rng(bodySeed);
   const cloud = k.platform !== 'data-center-only';
   const dc = k.platform !== 'cloud-only';
   const deployment: Deployment = dc && (!cloud || rng.chance(0.5)) ? 'Data Center' : 'Cloud';

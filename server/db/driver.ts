@@ -50,7 +50,12 @@ async function openPglite(dir: string): Promise<Db> {
     transaction: (work) => pg.transaction((tx) => work(wrap(tx))),
     async listen(channel, onMessage) {
       const unsubscribe = await pg.listen(channel, onMessage);
-      return async () => unsubscribe();
+      let stopped = false;
+      return async () => {
+        if (stopped) return;
+        stopped = true;
+        await unsubscribe();
+      };
     },
     close: () => pg.close(),
   };
@@ -97,7 +102,10 @@ async function openPostgres(url: string): Promise<Db> {
       };
       client.on('notification', handler);
       await client.query(`listen ${quoteIdent(channel)}`);
+      let stopped = false;
       return async () => {
+        if (stopped) return;
+        stopped = true;
         client.off('notification', handler);
         await client.query(`unlisten ${quoteIdent(channel)}`).catch(() => undefined);
         client.release();

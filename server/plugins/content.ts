@@ -40,6 +40,7 @@ export default fp<ContentPluginOptions>(async (app, opts) => {
     if (await store.hasContent()) {
       app.log.error({ problems: error.problems.length }, 'content tree refused; serving the content already stored');
     } else {
+      await unlisten();
       throw new Error(`The content tree in ${opts.contentDir} has ${error.problems.length} problem(s) and no content is stored yet:\n${error.message}`);
     }
   }

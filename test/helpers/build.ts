@@ -68,8 +68,8 @@ export async function build(t: Test, options: BuildOptions = {}): Promise<Fastif
     ...options.env,
   });
   const server = Fastify({ logger: { level: config.logLevel } });
+  t.teardown(() => server.close());
   await server.register(app, { config, db });
   await server.ready();
-  t.teardown(() => server.close());
   return server;
 }

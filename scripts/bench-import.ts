@@ -1,0 +1,54 @@
+/**
+ * Import figures for a content tree: read, check and write times and entries per second, into a
+ * fresh file-backed PGlite (default) or a fresh database on DATABASE_URL.
+ * Usage: npm run bench:import -- [dir]
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import pg from 'pg';
+import { openDb, type Db } from '../server/db/driver.ts';
+import { migrate } from '../server/db/migrate.ts';
+import { importContent } from '../server/content/import.ts';
+
+const dir = resolve(process.argv[2] ?? 'content');
+const url = process.env.DATABASE_URL;
+let db: Db;
+let cleanup: () => Promise<void>;
+if (url) {
+  const name = `signpost_bench_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  db = await openDb({ databaseUrl: target.toString(), pgliteDir: '' });
+  cleanup = async () => {
+    await db.close();
+    await admin.query(`drop database ${name} with (force)`);
+    await admin.end();
+  };
+} else {
+  const dataDir = await mkdtemp(join(tmpdir(), 'signpost-bench-'));
+  db = await openDb({ pgliteDir: join(dataDir, 'pglite') });
+  cleanup = async () => {
+    await db.close();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+}
+try {
+  await migrate(db);
+  const memBefore = process.memoryUsage().rss;
+  const result = await importContent(db, dir, { force: true });
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  console.log(`engine         ${db.engine}`);
+  console.log(`content        ${dir}`);
+  console.log(`entries        ${result.entries} (${result.routes} page routes)`);
+  console.log(`read+parse     ${s(result.ms.read)}`);
+  console.log(`check+render   ${s(result.ms.check)}`);
+  console.log(`write (1 tx)   ${s(result.ms.write)}`);
+  console.log(`total          ${s(result.ms.total)}  (${Math.round(result.entries / (result.ms.total / 1000))} entries/s)`);
+  console.log(`rss growth     ${Math.round((process.memoryUsage().rss - memBefore) / 1e6)} MB`);
+} finally {
+  await cleanup();
+}
