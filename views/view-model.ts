@@ -1,4 +1,78 @@
-/** Props shared by every page view: plain, serialisable data prepared by the route. */
+/**
+ * Props of the page views: plain, serialisable data prepared by the routes. Views never fetch;
+ * everything a view shows arrives here.
+ */
+import type { BodyProps } from './parts/body.tsx';
+import type { KbPlatform } from '../server/content/schemas.ts';
+
+/** Who is looking (spec §6). Until sign-in exists every visitor is anonymous. */
+export interface Visitor {
+  signedIn: boolean;
+  displayName?: string | undefined;
+  email?: string | undefined;
+  avatarUrl?: string | undefined;
+  canEdit: boolean;
+  /** E-mail in the vendor's staff domain. */
+  staff: boolean;
+  /** Browsing on the partner host. */
+  partner: boolean;
+}
+
+export const ANONYMOUS: Visitor = { signedIn: false, canEdit: false, staff: false, partner: false };
+
+export interface Link {
+  label: string;
+  href: string;
+}
+
+export interface CardLink {
+  title: string;
+  href: string;
+  description?: string | undefined;
+  iconUrl?: string | undefined;
+  /** Text of the card's button, when it has one. */
+  buttonText?: string | undefined;
+  external?: boolean | undefined;
+}
+
+export interface HeaderProductLink {
+  name: string;
+  href: string;
+  iconUrl?: string | undefined;
+}
+
+export interface HeaderMenu {
+  id: string;
+  heading: string;
+  primary: CardLink[];
+  secondary?: { heading: string; columns: number; links: Link[] } | undefined;
+}
+
+/** Everything the shared header shows (spec §2 Shared chrome). */
+export interface HeaderModel {
+  logoUrl: string;
+  homeHref: string;
+  products: { cloud: HeaderProductLink[]; dataCenter: HeaderProductLink[] };
+  /** One guide renders as a 'Get started' button, more as a menu. */
+  guides: CardLink[];
+  documentation: CardLink[];
+  /** Resource cards not flagged hideInHeader. */
+  resources: CardLink[];
+  menus: HeaderMenu[];
+  additionalLinks: Link[];
+  /** /contact or /ja/contact. */
+  contactHref: string;
+  /** Sign-in link with a continue parameter back to this page. */
+  loginHref: string;
+  /** Base of the account links: {supportBase}/requests and {supportBase}/named-contact. */
+  supportBase: string;
+  manageProfileHref: string;
+  switchAccountHref: string;
+  logoutHref: string;
+  /** Page in the waffle menu style (collection pages). */
+  waffle: boolean;
+}
+
 export interface Chrome {
   siteName: string;
   logoUrl: string;
@@ -12,9 +86,240 @@ export interface Chrome {
   title: string;
   description?: string | undefined;
   year: number;
+  visitor: Visitor;
+  header: HeaderModel;
+  /** Editor shortcuts for authors (spec §6): content editor, and document editor when there is a page id. */
+  editLinks?: { contentEditor: string; documentEditor?: string | undefined; label: string } | undefined;
 }
 
 export interface Crumb {
   label: string;
   href: string;
+}
+
+/** A page-tree node, up to three levels (spec §3). */
+export interface TreeNode {
+  id: string;
+  title: string;
+  href: string;
+  current: boolean;
+  /** The current item and its parents start open (spec §4). */
+  open: boolean;
+  children: TreeNode[];
+}
+
+export interface PageTreeModel {
+  title: string;
+  href: string;
+  nodes: TreeNode[];
+}
+
+/** Deployment and version selector (spec §5: buttons only with a cloud URL and a server URL or versions). */
+export interface DeploymentSelectorModel {
+  current: 'cloud' | 'data-center';
+  cloudHref?: string | undefined;
+  dataCenterHref?: string | undefined;
+  /** Data center versions, newest first; the version form is a GET to versionAction. */
+  versions: { number: string; selected: boolean }[];
+  versionAction: string;
+  /** Hidden fields of the version form. */
+  versionFields: Record<string, string>;
+}
+
+export interface NoticeModel {
+  title: string;
+  appearance: 'info' | 'confirmation' | 'change';
+  message: BodyProps;
+}
+
+/** Was-this-helpful (spec §4 Feedback): a real POST form, post/redirect/get. */
+export interface FeedbackModel {
+  action: string;
+  entryId: string;
+  returnTo: string;
+  csrfToken: string;
+  state: 'ask' | 'reasons' | 'thanks';
+}
+
+export const FEEDBACK_REASONS = [
+  { value: 'not-accurate', label: "It wasn't accurate" },
+  { value: 'not-clear', label: "It wasn't clear" },
+  { value: 'not-relevant', label: "It wasn't relevant" },
+] as const;
+
+export interface SiblingItem {
+  title: string;
+  href: string;
+  current: boolean;
+  /** Progress mode (guides): visited, current or upcoming. */
+  progress?: 'visited' | 'current' | 'upcoming' | undefined;
+}
+
+export interface SiblingsModel {
+  heading: string;
+  items: SiblingItem[];
+  mode: 'window' | 'progress';
+}
+
+export interface UpNextModel {
+  previous?: CardLink | undefined;
+  next?: CardLink | undefined;
+  /** 'More in this guide': the guide's other topic sets. */
+  otherSets: CardLink[];
+}
+
+/** Helpful topics (spec §2): cards for at most 5, else a link list; three external links always follow. */
+export interface HelpfulTopicsModel {
+  cards: CardLink[];
+  external: Link[];
+}
+
+export interface ContactBlockModel {
+  contactHref: string;
+  communityHref: string;
+  signedIn: boolean;
+  loginHref: string;
+}
+
+export interface TopicPageModel {
+  chrome: Chrome;
+  breadcrumbs: Crumb[];
+  tree: PageTreeModel | null;
+  deploymentSelector: DeploymentSelectorModel | null;
+  notice: NoticeModel | null;
+  title: string;
+  version: string | null;
+  featuredVideo: { videoUrl: string } | null;
+  body: BodyProps | null;
+  toc: { id: string; text: string; level: 2 | 3 }[];
+  lastPublished: string | null;
+  feedback: FeedbackModel;
+  contact: ContactBlockModel;
+  exploreMore: CardLink[];
+  siblings: SiblingsModel | null;
+  communityHref: string;
+  upNext: UpNextModel | null;
+}
+
+export interface TopicSetPageModel {
+  chrome: Chrome;
+  breadcrumbs: Crumb[];
+  tree: PageTreeModel | null;
+  title: string;
+  overview: BodyProps | null;
+  topics: CardLink[];
+  feedback: FeedbackModel;
+  contact: ContactBlockModel;
+  siblings: SiblingsModel | null;
+  upNext: UpNextModel | null;
+}
+
+export interface CollectionPageModel {
+  chrome: Chrome;
+  breadcrumbs: Crumb[];
+  tree: PageTreeModel | null;
+  /** Absent for hub contexts (spec §2). */
+  deploymentSelector: DeploymentSelectorModel | null;
+  notice: NoticeModel | null;
+  contextTitle: string;
+  title: string;
+  subhead?: string | undefined;
+  body: BodyProps | null;
+  /** Child cards; the button says 'View topic' or 'View topics'. */
+  children: (CardLink & { kind: 'topic' | 'topics' })[];
+  contact: ContactBlockModel;
+}
+
+export interface DocumentedProductModel {
+  chrome: Chrome;
+  breadcrumbs: Crumb[];
+  tree: PageTreeModel | null;
+  deploymentSelector: DeploymentSelectorModel | null;
+  notice: NoticeModel | null;
+  title: string;
+  tagline?: string | undefined;
+  iconUrl?: string | undefined;
+  /** The hero search: /search-results/ filtered by product, deployment and version. */
+  search: { action: string; fields: Record<string, string> };
+  guides: CardLink[];
+  /** Documentation lists: 5 child links, then show more. */
+  lists: { title: string; href: string; description?: string | undefined; links: Link[] }[];
+  contact: ContactBlockModel;
+}
+
+export interface ProductLandingModel {
+  chrome: Chrome;
+  breadcrumbs: Crumb[];
+  deploymentSelector: DeploymentSelectorModel | null;
+  notice: NoticeModel | null;
+  title: string;
+  tagline?: string | undefined;
+  iconUrl?: string | undefined;
+  docsHref?: string | undefined;
+  kbHref?: string | undefined;
+  resources: CardLink[];
+  collections: CardLink[];
+  supportForms: { label: string; href: string }[];
+  helpful: HelpfulTopicsModel;
+  contact: ContactBlockModel;
+}
+
+export interface HomePageModel {
+  chrome: Chrome;
+  title: string;
+  tagline?: string | undefined;
+  featured: { title: string; entries: (Link & { external: boolean })[] } | null;
+  /** Browse by product: tabs Cloud / Data Center; without JavaScript the tab is a link (?platform=). */
+  platform: 'cloud' | 'data-center';
+  products: { cloud: CardLink[]; dataCenter: CardLink[] };
+  /** Featured cards first, then the others; hideInHeader cards skipped (spec §5). */
+  resources: CardLink[];
+  contact: ContactBlockModel;
+}
+
+export interface KbHomeModel {
+  chrome: Chrome;
+  breadcrumbs: Crumb[];
+  productName: string;
+  articles: CardLink[];
+  moreWaysToGetHelp: Link[];
+  contact: ContactBlockModel;
+}
+
+export interface KbArticleModel {
+  chrome: Chrome;
+  breadcrumbs: Crumb[];
+  title: string;
+  notice: { platform: KbPlatform; showServerEndOfSupport: boolean } | null;
+  body: BodyProps | null;
+  lastPublished: string | null;
+  products: { name: string; platform: string; version: string }[];
+  /** Spec §5: shown only if some product version is not the portfolio product. */
+  sidebarPlatform: string | null;
+  feedback: FeedbackModel;
+  contact: ContactBlockModel;
+  staffEditHint: boolean;
+}
+
+export interface FormShellModel {
+  chrome: Chrome;
+  kind: 'contact' | 'hotContact' | 'partnerContact' | 'statusPageContact' | 'myRequests' | 'fileDownload';
+  title: string;
+  tagline?: string | undefined;
+  /** The external form app's URL for this visitor (authenticated or not, spec §6). */
+  formUrl?: string | undefined;
+  partnerPortalHref?: string | undefined;
+}
+
+export interface VersionNotFoundModel {
+  chrome: Chrome;
+  version: string;
+  searchHref: string;
+  browseHref: string;
+  cancelHref: string;
+}
+
+export interface PreviewErrorModel {
+  chrome: Chrome;
+  message: string;
 }

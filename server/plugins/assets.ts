@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
@@ -19,7 +19,10 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  * files referenced by content (/assets/content/…) are served as they are.
  */
 export default fp(async (app) => {
-  const css = await readFile(join(projectRoot, 'assets/css/main.css'));
+  // Every stylesheet in assets/css, in name order, as one file: one request, no render-blocking chain.
+  const cssDir = join(projectRoot, 'assets/css');
+  const sheets = (await readdir(cssDir)).filter((f) => f.endsWith('.css')).sort();
+  const css = Buffer.concat(await Promise.all(sheets.map((f) => readFile(join(cssDir, f)))));
   const bundle = await build({
     entryPoints: [join(projectRoot, 'islands/main.ts')],
     bundle: true, minify: true, format: 'esm', target: 'es2020', write: false, logLevel: 'silent',
