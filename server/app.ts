@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyError } from 'fastify';
 import formbody from '@fastify/formbody';
+import cookie from '@fastify/cookie';
 import etag from '@fastify/etag';
 import type { Config } from './config.ts';
 import type { Db } from './db/driver.ts';
@@ -7,6 +8,8 @@ import dbPlugin from './plugins/db.ts';
 import contentPlugin from './plugins/content.ts';
 import assetsPlugin from './plugins/assets.ts';
 import renderPlugin from './plugins/render.ts';
+import secretsPlugin from './plugins/secrets.ts';
+import feedback from './routes/feedback.ts';
 import pages from './routes/pages.tsx';
 import sitemap from './routes/sitemap.ts';
 
@@ -30,12 +33,15 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
 
   await fastify.register(dbPlugin, { databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...(opts.db ? { db: opts.db } : {}) });
   await fastify.register(contentPlugin, { contentDir: config.contentDir, importOnStart: config.importOnStart });
-  await fastify.register(formbody);
+  await fastify.register(secretsPlugin);
+  await fastify.register(formbody, { bodyLimit: 16 * 1024 });
+  await fastify.register(cookie);
   await fastify.register(etag);
   await fastify.register(assetsPlugin);
   await fastify.register(renderPlugin);
 
   fastify.get('/healthz', async () => ({ status: 'ok' }));
   await fastify.register(sitemap, { publicUrl: config.publicUrl });
+  await fastify.register(feedback);
   await fastify.register(pages, { config });
 }

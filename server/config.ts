@@ -13,6 +13,8 @@ export const ConfigSchema = Type.Object({
   logLevel: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
   publicUrl: Type.String({ pattern: '^https?://' }),
   previewToken: Type.Optional(Type.String({ minLength: 32 })),
+  identityUrl: Type.String({ pattern: '^(https?://|/)' }),
+  staffDomain: Type.String({ minLength: 1 }),
 });
 export type Config = Static<typeof ConfigSchema>;
 
@@ -40,12 +42,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     publicUrl: (env.PUBLIC_URL || `http://localhost:${Number.isFinite(port) ? port : 3000}`).replace(/\/+$/, ''),
     previewToken: env.PREVIEW_TOKEN || undefined,
+    identityUrl: (env.IDENTITY_URL || '/auth').replace(/\/+$/, ''),
+    staffDomain: env.STAFF_EMAIL_DOMAIN || 'fernhollow.example',
   };
   const problems = [...Value.Errors(ConfigSchema, config)];
   if (problems.length > 0) {
     const names: Record<string, string> = {
       port: 'PORT', host: 'HOST', databaseUrl: 'DATABASE_URL', dataDir: 'DATA_DIR', contentDir: 'CONTENT_DIR',
       importOnStart: 'IMPORT_ON_START', logLevel: 'LOG_LEVEL', publicUrl: 'PUBLIC_URL', previewToken: 'PREVIEW_TOKEN',
+      identityUrl: 'IDENTITY_URL', staffDomain: 'STAFF_EMAIL_DOMAIN',
     };
     const lines = problems.map((p) => {
       const key = p.instancePath.split('/')[1] ?? '';

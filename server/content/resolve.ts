@@ -218,6 +218,27 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[]): Impo
     if (latest) urlOf.set(entry.id, latest.path);
   }
 
+  // Site paths written in structural fields must lead to a page.
+  const known = new Set(routes.map((r) => r.path));
+  const checkSitePath = (entry: LoadedEntry, path: (string | number)[]) => {
+    let value: unknown = entry.fields;
+    for (const key of path) value = (value as Record<string | number, unknown> | undefined)?.[key];
+    if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('/assets/')) return;
+    const clean = value.split(/[?#]/)[0]?.replace(/(.)\/+$/, '$1') ?? value;
+    if (!known.has(clean)) fail(entry, path, `no page at ${value}`);
+  };
+  for (const entry of loaded) {
+    if (byId.get(entry.id) !== entry) continue;
+    const f = entry.fields;
+    const lists: (string | number)[][] = [];
+    if (entry.kind === 'header') {
+      for (const key of ['guides', 'documentation']) (f[key] as unknown[] | undefined)?.forEach((_, i) => lists.push([key, i, 'url']));
+    }
+    if (entry.kind === 'featuredContent') (f.featuredEntries as unknown[] | undefined)?.forEach((_, i) => lists.push(['featuredEntries', i, 'url']));
+    if (entry.kind === 'resourceCard') lists.push(['buttonLink']);
+    for (const path of lists) checkSitePath(entry, path);
+  }
+
   // The link list of a body: its own embedded entries, and the entries it references.
   const linkedEntry = (id: string): LinkedEntry | undefined => {
     const target = byId.get(id);

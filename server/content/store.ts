@@ -104,6 +104,35 @@ export class ContentStore {
     return pathsFor(this.db, ids, version);
   }
 
+  /** Paths of entries for exactly this version (or unversioned pages): what exists in that version. */
+  async exactPaths(ids: string[], version: string | null): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.query<{ entry_id: string; path: string }>(
+      `select entry_id, path from content_routes where entry_id = any($1::text[]) and (version is null or version = $2)`,
+      [ids, version],
+    );
+    return new Map(rows.map((r) => [r.entry_id, r.path]));
+  }
+
+  /** Every version path of one entry. */
+  async routesOf(id: string): Promise<{ path: string; version: string | null }[]> {
+    return this.db.query(`select path, version from content_routes where entry_id = $1 order by path`, [id]);
+  }
+
+  /** Entries of one type, optionally in one context. */
+  async ofType(type: string, options: { preview: boolean; contextId?: string }): Promise<StoredEntry[]> {
+    return this.db.query<StoredEntry>(
+      `select ${COLUMNS} from content_entries e where e.type = $1 and (e.published or $2)
+         and ($3::text is null or e.context_id = $3) order by e.title`,
+      [type, options.preview, options.contextId ?? null],
+    );
+  }
+
+  /** Cached per content version: shared data every page needs (header, products, cards). */
+  memo<T>(key: string, load: () => Promise<T>): Promise<T> {
+    return this.cached(`memo:${key}`, load);
+  }
+
   /** The documentation home of a context (and version). */
   async docsHome(contextId: string, version: string | null): Promise<{ path: string; title: string } | undefined> {
     const rows = await this.db.query<{ path: string; title: string }>(

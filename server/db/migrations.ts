@@ -52,4 +52,29 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'feedback and instance secrets',
+    sql: /* sql */ `
+      -- One row per visitor and entry: a repeated submission updates it instead of adding another.
+      create table feedback (
+        id           bigserial primary key,
+        entry_id     text not null,
+        visitor_key  text not null,
+        helpful      boolean not null,
+        reason       text check (reason in ('not-accurate', 'not-clear', 'not-relevant')),
+        created_at   timestamptz not null default now(),
+        updated_at   timestamptz not null default now(),
+        unique (entry_id, visitor_key)
+      );
+      create index feedback_entry_idx on feedback (entry_id);
+
+      -- Secrets every instance sharing this database must agree on (form tokens).
+      create table app_secrets (
+        name       text primary key,
+        value      text not null,
+        created_at timestamptz not null default now()
+      );
+    `,
+  },
 ];

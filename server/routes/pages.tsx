@@ -1,147 +1,372 @@
-import { timingSafeEqual } from 'node:crypto';
+/**
+ * Every page of the help centre: the path selects a stored entry, its type selects the loader and
+ * the view (spec §2 page-type dispatch). Loaders gather plain props; views render them.
+ */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ReactElement } from 'react';
 import type { Config } from '../config.ts';
 import type { RoutedEntry, StoredEntry } from '../content/store.ts';
-import type { KbArticle, KbPlatform } from '../content/schemas.ts';
-import type { Chrome, Crumb } from '../../views/view-model.ts';
-import type { BodyProps } from '../../views/parts/body.tsx';
-import type { SafeHtml } from '../../views/rich-text/safe-html.tsx';
+import type { KbArticle, KbPlatform, Page, Product, ResourceCard, FeaturedContent } from '../content/schemas.ts';
+import { buildChrome, cardOf, productHref, type ChromeInput } from '../pages/chrome.ts';
+import { docsTree, treeModel, placeOf, siblingsModel, upNextModel, deploymentSelector, noticeOf } from '../pages/docs.ts';
+import {
+  isPreview, bodyOf, feedbackModel, contactModel, communityHref, HELPFUL_EXTERNAL, MORE_WAYS_TO_GET_HELP, PARTNER_PORTAL,
+} from '../pages/context.ts';
+import type { CardLink, Crumb, FormShellModel } from '../../views/view-model.ts';
 import { TopicPage } from '../../views/pages/topic-page.tsx';
+import { TopicSetPage } from '../../views/pages/topic-set-page.tsx';
 import { KbArticlePage } from '../../views/pages/kb-article-page.tsx';
 import { NotFoundPage } from '../../views/pages/not-found-page.tsx';
-import { GenericPage } from '../../views/pages/generic-page.tsx';
+import { HomePage } from '../../views/pages/home-page.tsx';
+import { ProductLandingPage } from '../../views/pages/product-landing-page.tsx';
+import { DocumentedProductPage } from '../../views/pages/documented-product-page.tsx';
+import { CollectionPage } from '../../views/pages/collection-page.tsx';
+import { KbHomePage } from '../../views/pages/kb-home-page.tsx';
+import { FormShellPage } from '../../views/pages/form-shell-page.tsx';
+import { VersionNotFoundPage } from '../../views/pages/version-not-found-page.tsx';
+import { PreviewErrorPage } from '../../views/pages/preview-error-page.tsx';
 
 /** Products that never had a Server edition: their notices leave out Server end of support (spec §2). */
 const NO_SERVER_EDITION = new Set(['pagerline', 'plotline']);
+/** The portfolio product of spec §5: its data center name is its self-hosted label. */
+const PORTFOLIO_PRODUCT = 'plotline';
+
+const PREVIEW_MESSAGES = {
+  default: "We can't build a preview until all required fields are set.",
+  context: "We can't build a preview until the Context field is set.",
+  contextAndCollection: "We can't build a preview until the Context and Collection Reference fields are set.",
+} as const;
+
+const SHELL_KINDS: Partial<Record<Page['pageType'], FormShellModel['kind']>> = {
+  contact: 'contact', hotContact: 'hotContact', partnerContact: 'partnerContact', statusPageContact: 'statusPageContact',
+  myRequests: 'myRequests', fileDownload: 'fileDownload',
+};
 
 export interface PagesOptions {
-  config: Pick<Config, 'publicUrl' | 'previewToken'>;
+  config: Pick<Config, 'publicUrl' | 'previewToken' | 'identityUrl' | 'staffDomain'>;
+}
+
+interface Loaded {
+  view: ReactElement;
+  status?: number;
 }
 
 export default async function pages(app: FastifyInstance, opts: PagesOptions) {
-  const { publicUrl, previewToken } = opts.config;
-
-  const isPreview = (request: FastifyRequest): boolean => {
-    if (!previewToken) return false;
-    const given = (request.query as { preview?: unknown }).preview ?? request.headers['x-preview-token'];
-    if (typeof given !== 'string' || given.length !== previewToken.length) return false;
-    return timingSafeEqual(Buffer.from(given), Buffer.from(previewToken));
-  };
-
-  const chromeFor = async (request: FastifyRequest, entry: Pick<StoredEntry, 'title' | 'path' | 'language' | 'fields'>, preview: boolean): Promise<Chrome> => {
-    const site = (await app.content.singleton('metadata'))?.fields ?? {};
-    const lang = entry.language === 'ja-JP' ? 'ja' : 'en';
-    return {
-      siteName: String(site.siteName ?? 'Support'),
-      logoUrl: String(site.logo ?? '/assets/content/fernhollow-logo.svg'),
-      lang,
-      localePrefix: entry.language === 'ja-JP' ? '/ja' : '',
-      preview,
-      assets: app.assets,
-      nonce: request.cspNonce,
-      canonicalUrl: `${publicUrl}${entry.path ?? request.url.split('?')[0]}`,
-      title: entry.title ?? String(site.siteName ?? 'Support'),
-      description: typeof entry.fields.metaDescription === 'string' ? entry.fields.metaDescription : undefined,
-      year: new Date().getUTCFullYear(),
-    };
-  };
-
-  const bodyOf = (entry: StoredEntry, preview: boolean): BodyProps | null => {
-    if (preview && entry.document) return { document: entry.document.document, links: entry.document.links };
-    return entry.html === null ? null : { html: entry.html as SafeHtml };
-  };
-
-  const send = (reply: FastifyReply, preview: boolean, view: Parameters<FastifyReply['page']>[0], status = 200) =>
-    reply.page(view, { status, cache: preview ? 'private' : 'public' });
+  const { config } = opts;
+  const chrome = (request: FastifyRequest, input: ChromeInput) => buildChrome(app, request, config, input);
+  const chromeOf = (request: FastifyRequest, entry: StoredEntry & { path: string | null }, preview: boolean, extra: Partial<ChromeInput> = {}) =>
+    chrome(request, {
+      title: entry.title ?? '', path: entry.path, language: entry.language, preview,
+      metaDescription: entry.fields.metaDescription as string | undefined,
+      editable: { entryId: entry.id, confluencePageId: entry.fields.confluencePageId as string | undefined, label: entry.type }, ...extra,
+    });
 
   async function notFound(request: FastifyRequest, reply: FastifyReply) {
     const entry = await app.content.pageOfType('notFound');
-    const fallback = { title: 'Page not found', path: null, language: 'en-US', fields: {} };
-    const chrome = await chromeFor(request, entry ?? fallback, false);
-    chrome.canonicalUrl = `${publicUrl}${request.url.split('?')[0]}`;
-    return reply.page(<NotFoundPage chrome={chrome} title={entry?.title ?? fallback.title} body={entry ? bodyOf(entry, false) : null} />,
+    const c = await chrome(request, { title: entry?.title ?? 'Page not found', path: null, language: 'en-US', preview: false });
+    return reply.page(<NotFoundPage chrome={c} title={entry?.title ?? 'Page not found'} body={entry ? bodyOf(entry, false) : null} />,
       { status: 404, cache: 'public' });
   }
   app.setNotFoundHandler(notFound);
 
-  async function topicCrumbs(entry: RoutedEntry, preview: boolean): Promise<Crumb[]> {
+  const productOf = async (entry: StoredEntry, preview: boolean) =>
+    entry.productId ? app.content.byId(entry.productId, { preview }) : undefined;
+
+  async function docsCrumbs(entry: RoutedEntry, preview: boolean): Promise<Crumb[]> {
     const crumbs: Crumb[] = [{ label: 'Support', href: '/' }];
-    if (entry.contextId) {
-      const home = await app.content.docsHome(entry.contextId, entry.routeVersion);
-      if (home) crumbs.push({ label: home.title, href: home.path });
-    }
-    const chain: StoredEntry[] = [];
-    let parentId = entry.fields.parentId as string | undefined;
-    while (parentId && chain.length < 3) {
-      const parent = await app.content.byId(parentId, { preview });
-      if (!parent) break;
-      chain.unshift(parent);
-      parentId = parent.fields.parentId as string | undefined;
-    }
-    const paths = await app.content.pathsFor(chain.map((c) => c.id), entry.routeVersion);
-    for (const c of chain) {
-      const href = paths.get(c.id);
-      if (href) crumbs.push({ label: c.title ?? c.id, href });
+    if (!entry.contextId) return crumbs;
+    const tree = await docsTree(app, entry.contextId, entry.routeVersion, preview);
+    if (!tree) return crumbs;
+    if (tree.home.id !== entry.id) crumbs.push({ label: tree.home.title, href: tree.home.href });
+    for (const c of tree.collections) {
+      if (c.entry.id === entry.id) break;
+      if (c.children.some((ch) => ch.entry.id === entry.id || ch.topics.some((t) => t.entry.id === entry.id))) {
+        crumbs.push({ label: c.entry.title ?? c.entry.id, href: c.href });
+        const set = c.children.find((ch) => ch.topics.some((t) => t.entry.id === entry.id));
+        if (set) crumbs.push({ label: set.entry.title ?? set.entry.id, href: set.href });
+        break;
+      }
     }
     return crumbs;
   }
 
-  app.get('/*', async (request, reply) => {
+  const loaders: Record<string, (request: FastifyRequest, entry: RoutedEntry, preview: boolean) => Promise<Loaded>> = {
+    async topic(request, entry, preview) {
+      const product = await productOf(entry, preview);
+      const tree = entry.contextId ? await docsTree(app, entry.contextId, entry.routeVersion, preview) : null;
+      const place = tree ? placeOf(tree, entry.id) : null;
+      const c = await chromeOf(request, entry, preview);
+      const path = request.url.split('?')[0] ?? '/';
+      const exploreMore: CardLink[] = (tree?.collections ?? [])
+        .filter((col) => col.entry.id !== place?.parent.id)
+        .slice(0, 5)
+        .map((col) => ({ title: col.entry.title ?? col.entry.id, href: col.href, description: col.entry.fields.description as string | undefined }));
+      return {
+        view: <TopicPage
+          chrome={c} breadcrumbs={await docsCrumbs(entry, preview)} tree={tree ? treeModel(tree, entry.id) : null}
+          deploymentSelector={await deploymentSelector(app, product, entry, entry.routeVersion)} notice={await noticeOf(app, product)}
+          title={entry.title ?? ''} version={entry.routeVersion}
+          featuredVideo={(entry.fields.featuredVideo as { videoUrl: string } | undefined) ?? null}
+          body={bodyOf(entry, preview)} toc={(entry.fields.tableOfContents as { id: string; text: string; level: 2 | 3 }[] | undefined) ?? []}
+          lastPublished={entry.lastPublished ? new Date(entry.lastPublished).toISOString() : null}
+          feedback={feedbackModel(app, request, entry, path)} contact={contactModel(c)} exploreMore={exploreMore}
+          siblings={place ? siblingsModel(place) : null}
+          communityHref={communityHref(product?.fields.productName as string | undefined)}
+          upNext={tree ? upNextModel(tree, entry.id) : null} />,
+      };
+    },
+
+    async topicSet(request, entry, preview) {
+      const tree = entry.contextId ? await docsTree(app, entry.contextId, entry.routeVersion, preview) : null;
+      const place = tree ? placeOf(tree, entry.id) : null;
+      const c = await chromeOf(request, entry, preview);
+      const topicIds = (entry.fields.topics as string[] | undefined) ?? [];
+      const topics = await app.content.byIds(topicIds, { preview });
+      const paths = await app.content.exactPaths(topicIds, entry.routeVersion);
+      const byId = new Map(topics.map((t) => [t.id, t]));
+      const firstTopic = topicIds.find((id) => paths.has(id));
+      return {
+        view: <TopicSetPage
+          chrome={c} breadcrumbs={await docsCrumbs(entry, preview)} tree={tree ? treeModel(tree, entry.id) : null}
+          title={entry.title ?? ''} overview={bodyOf(entry, preview)}
+          topics={topicIds.flatMap((id) => {
+            const t = byId.get(id);
+            const href = paths.get(id);
+            return t && href ? [{ title: t.title ?? id, href, description: t.fields.metaDescription as string | undefined }] : [];
+          })}
+          feedback={feedbackModel(app, request, entry, request.url.split('?')[0] ?? '/')} contact={contactModel(c)}
+          siblings={place ? siblingsModel(place) : null}
+          upNext={tree && firstTopic ? upNextModel(tree, firstTopic) : null} />,
+      };
+    },
+
+    async collection(request, entry, preview) {
+      const product = await productOf(entry, preview);
+      const context = entry.contextId ? await app.content.byId(entry.contextId, { preview }) : undefined;
+      const tree = entry.contextId ? await docsTree(app, entry.contextId, entry.routeVersion, preview) : null;
+      const c = await chromeOf(request, entry, preview, { waffle: true });
+      const ids = (entry.fields.children as string[] | undefined) ?? [];
+      const children = new Map((await app.content.byIds(ids, { preview })).map((e) => [e.id, e]));
+      const paths = await app.content.exactPaths(ids, entry.routeVersion);
+      const isHub = context?.type === 'context' && context.fields.type === 'hub';
+      const f = product?.fields as Product | undefined;
+      return {
+        view: <CollectionPage
+          chrome={c} breadcrumbs={await docsCrumbs(entry, preview)} tree={tree ? treeModel(tree, entry.id) : null}
+          deploymentSelector={isHub ? null : await deploymentSelector(app, product, entry, entry.routeVersion)}
+          notice={await noticeOf(app, product ?? context)}
+          contextTitle={f ? `${f.productName} ${f.deployment}${entry.routeVersion ? ` ${entry.routeVersion}` : ''}` : String(context?.fields.hubName ?? '')}
+          title={entry.title ?? ''} subhead={entry.fields.subhead as string | undefined} body={bodyOf(entry, preview)}
+          children={ids.flatMap((id) => {
+            const child = children.get(id);
+            const href = paths.get(id);
+            if (!child || !href) return [];
+            return [{
+              title: child.title ?? id, href, kind: child.type === 'topicSet' ? 'topics' as const : 'topic' as const,
+              description: (child.fields.description ?? child.fields.metaDescription) as string | undefined,
+            }];
+          })}
+          contact={contactModel(c)} />,
+      };
+    },
+
+    async kbArticle(request, entry, preview) {
+      const f = entry.fields as unknown as KbArticle;
+      const ctx = entry.contextId ? await app.content.byId(entry.contextId, { preview }) : undefined;
+      const productNameId = String(ctx?.fields.productNameId ?? '');
+      const kbHomeId = ctx?.fields.kbHomePage as string | undefined;
+      const kbPath = kbHomeId ? (await app.content.pathsFor([kbHomeId], null)).get(kbHomeId) : undefined;
+      const breadcrumbs: Crumb[] = [{ label: 'Support', href: '/' }];
+      if (kbPath) breadcrumbs.push({ label: `${String(ctx?.fields.productName ?? '')} Knowledge Base`, href: kbPath });
+      const productIds = [...new Set((f.productVersions ?? []).map((p) => p.product))];
+      const products = new Map((await app.content.byIds(productIds, { preview })).map((p) => [p.id, p]));
+      const family = (id: string) => String(products.get(id)?.fields.productNameId ?? '');
+      const nameOf = (id: string, platform: string) => {
+        const p = products.get(id);
+        const name = String(p?.fields.productName ?? p?.title ?? id);
+        // The portfolio product's data center name is its self-hosted label (spec §5).
+        return family(id) === PORTFOLIO_PRODUCT && platform !== 'Cloud' ? `${name} Data Center` : name;
+      };
+      const platformLabel: Record<KbPlatform, string> = {
+        'cloud-only': 'Cloud', 'cloud-and-data-center': 'Cloud, Data Center', 'data-center-only': 'Data Center',
+        'data-center-and-cloud-by-request': 'Data Center, Cloud by request',
+      };
+      const c = await chromeOf(request, entry, preview);
+      return {
+        view: <KbArticlePage
+          chrome={c} breadcrumbs={breadcrumbs} title={entry.title ?? ''} body={bodyOf(entry, preview)}
+          lastPublished={entry.lastPublished ? new Date(entry.lastPublished).toISOString() : null}
+          notice={f.platform ? { platform: f.platform, showServerEndOfSupport: !NO_SERVER_EDITION.has(productNameId) } : null}
+          products={(f.productVersions ?? []).map((p) => ({
+            name: nameOf(p.product, p.platform), platform: p.platform,
+            version: [p.versionNumber, p.versionModifier].filter(Boolean).join(' '),
+          }))}
+          sidebarPlatform={f.platform && (f.productVersions ?? []).some((p) => family(p.product) !== PORTFOLIO_PRODUCT) ? platformLabel[f.platform] : null}
+          feedback={feedbackModel(app, request, entry, request.url.split('?')[0] ?? '/')} contact={contactModel(c)}
+          staffEditHint={c.visitor.staff} />,
+      };
+    },
+
+    async page(request, entry, preview) {
+      const page = entry.fields as unknown as Page;
+      const shell = SHELL_KINDS[page.pageType];
+      const c = await chromeOf(request, entry, preview);
+      if (shell) {
+        const form = page.supportForm;
+        return {
+          view: <FormShellPage chrome={c} kind={shell} title={entry.title ?? ''} tagline={page.tagline}
+            formUrl={form ? (c.visitor.signedIn ? form.authenticated : form.unauthenticated) : undefined}
+            partnerPortalHref={shell === 'partnerContact' ? PARTNER_PORTAL : undefined} />,
+        };
+      }
+      switch (page.pageType) {
+        case 'home': return { view: await homePage(request, entry, page, c) };
+        case 'documentedProduct': return { view: await documentedProductPage(request, entry, page, c, preview) };
+        case 'productLanding': case 'productSupport': return { view: await productLandingPage(entry, page, c, preview) };
+        case 'kbHome': {
+          const articles = entry.contextId ? await app.content.ofType('kbArticle', { preview, contextId: entry.contextId }) : [];
+          const ctx = entry.contextId ? await app.content.byId(entry.contextId, { preview }) : undefined;
+          return {
+            view: <KbHomePage chrome={c} breadcrumbs={[{ label: 'Support', href: '/' }]}
+              productName={String(ctx?.fields.productName ?? entry.title ?? '')}
+              articles={articles.filter((a) => a.path).map((a) => ({ title: a.title ?? a.id, href: a.path ?? '/', description: a.fields.metaDescription as string | undefined }))}
+              moreWaysToGetHelp={MORE_WAYS_TO_GET_HELP} contact={contactModel(c)} />,
+          };
+        }
+        default:
+          return { view: <NotFoundPage chrome={c} title={entry.title ?? ''} body={bodyOf(entry, preview)} /> };
+      }
+    },
+  };
+
+  async function homePage(request: FastifyRequest, entry: RoutedEntry, page: Page, c: Awaited<ReturnType<typeof chrome>>) {
+    const featured = page.featuredContent ? await app.content.byId(page.featuredContent, { preview: false }) : undefined;
+    const ff = featured?.fields as FeaturedContent | undefined;
+    const cards = (await app.content.byIds(page.resourceCards ?? [], { preview: false })).map((e) => e.fields as ResourceCard);
+    const order = new Map((page.resourceCards ?? []).map((id, i) => [id, i]));
+    const visible = cards.filter((card) => !card.hideInHeader)
+      .sort((a, b) => Number(!!b.featured) - Number(!!a.featured) || (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+    const platform = (request.query as { platform?: unknown }).platform === 'data-center' ? 'data-center' : 'cloud';
+    const toCards = (list: { name: string; href: string; iconUrl?: string | undefined }[]) => list.map((p) => ({ title: p.name, href: p.href, iconUrl: p.iconUrl }));
+    return <HomePage chrome={c} title={entry.title ?? ''} tagline={page.tagline}
+      featured={ff ? { title: ff.title, entries: ff.featuredEntries.map((e) => ({ label: e.linkText, href: e.url, external: e.linkTarget === '_blank' })) } : null}
+      platform={platform} products={{ cloud: toCards(c.header.products.cloud), dataCenter: toCards(c.header.products.dataCenter) }}
+      resources={visible.map(cardOf)} contact={contactModel(c)} />;
+  }
+
+  async function documentedProductPage(request: FastifyRequest, entry: RoutedEntry, page: Page, c: Awaited<ReturnType<typeof chrome>>, preview: boolean) {
+    const product = await productOf(entry, preview);
+    const f = product?.fields as Product | undefined;
+    const tree = entry.contextId ? await docsTree(app, entry.contextId, entry.routeVersion, preview) : null;
+    const guides = (tree?.collections ?? []).filter((col) => col.entry.fields.pageType === 'Guide');
+    const lists = (tree?.collections ?? []).filter((col) => col.entry.fields.pageType !== 'Guide');
+    const fields: Record<string, string> = {};
+    if (f) {
+      fields.product = f.productNameId;
+      fields.deployment = f.deployment === 'Cloud' ? 'cloud' : 'data_center';
+      if (entry.routeVersion) fields.version = entry.routeVersion;
+    }
+    return <DocumentedProductPage chrome={c} breadcrumbs={[{ label: 'Support', href: '/' }]}
+      tree={tree ? treeModel(tree, entry.id) : null}
+      deploymentSelector={await deploymentSelector(app, product, entry, entry.routeVersion)} notice={await noticeOf(app, product)}
+      title={entry.title ?? ''} tagline={page.tagline} iconUrl={page.icon?.url}
+      search={{ action: '/search-results/', fields }}
+      guides={guides.map((g) => ({ title: g.entry.title ?? g.entry.id, href: g.href, description: g.entry.fields.description as string | undefined, buttonText: g.entry.fields.buttonText as string | undefined }))}
+      lists={lists.map((l) => ({
+        title: l.entry.title ?? l.entry.id, href: l.href, description: l.entry.fields.description as string | undefined,
+        links: l.children.map((ch) => ({ label: ch.entry.title ?? ch.entry.id, href: ch.href })),
+      }))}
+      contact={contactModel(c)} />;
+  }
+
+  async function productLandingPage(entry: RoutedEntry, page: Page, c: Awaited<ReturnType<typeof chrome>>, preview: boolean) {
+    const product = await productOf(entry, preview);
+    const f = product?.fields as Product | undefined;
+    const cards = (await app.content.byIds(page.resourceCards ?? [], { preview })).map((e) => e.fields as ResourceCard);
+    const collections = await app.content.byIds(page.collections ?? [], { preview });
+    const collectionPaths = await app.content.pathsFor(collections.map((col) => col.id), null);
+    const docs = product ? (await app.content.ofType('page', { preview, contextId: product.id })).find((p) => p.fields.pageType === 'documentedProduct') : undefined;
+    const kbHome = f ? (await app.content.ofType('page', { preview })).find((p) => p.fields.pageType === 'kbHome' && p.path === `/${f.productNameId}/kb`) : undefined;
+    const allCards = (await app.content.ofType('resourceCard', { preview })).map((e) => e.fields as ResourceCard);
+    const helpful = allCards.filter((card) => product && card.relatedApps?.includes(product.id)).map(cardOf);
+    const form = page.supportForm ?? (f?.customSupportFormUnauthenticated && f.customSupportFormAuthenticated
+      ? { authenticated: f.customSupportFormAuthenticated, unauthenticated: f.customSupportFormUnauthenticated } : undefined);
+    return <ProductLandingPage chrome={c} breadcrumbs={[{ label: 'Support', href: '/' }]}
+      deploymentSelector={await deploymentSelector(app, product, entry, null)} notice={await noticeOf(app, product)}
+      title={entry.title ?? ''} tagline={page.tagline} iconUrl={page.icon?.url}
+      docsHref={docs?.path ?? undefined} kbHref={kbHome?.path ?? undefined}
+      resources={cards.filter((card) => card.buttonLink).map(cardOf)}
+      collections={collections.filter((col) => collectionPaths.has(col.id)).map((col) => ({
+        title: col.title ?? col.id, href: collectionPaths.get(col.id) ?? '/', description: col.fields.description as string | undefined,
+      }))}
+      supportForms={form ? [{ label: `Contact ${f?.supportTitle ?? 'support'}`, href: c.visitor.signedIn ? form.authenticated : form.unauthenticated }] : []}
+      helpful={{ cards: helpful, external: HELPFUL_EXTERNAL }} contact={contactModel(c)} />;
+  }
+
+  const send = (reply: FastifyReply, preview: boolean, loaded: Loaded) =>
+    reply.page(loaded.view, { status: loaded.status ?? 200, cache: preview ? 'private' : 'public' });
+
+  // Data center versions without a page of their own go to their documentation home.
+  app.get<{ Params: { product: string; version: string } }>('/:product/:version', async (request, reply) => {
+    const { product, version } = request.params;
+    if (!/^\d+(\.\d+)*$/.test(version)) return pageRoute(request, reply);
+    const target = await app.content.byPath(`/${product}/${version}/docs`, { preview: false });
+    return target ? reply.redirect(`/${product}/${version}/docs`, 301) : notFound(request, reply);
+  });
+
+  async function pageRoute(request: FastifyRequest, reply: FastifyReply) {
     const rawPath = decodeURIComponent(request.url.split('?')[0] ?? '/');
     const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, '') : rawPath;
-    const preview = isPreview(request);
+    const preview = isPreview(request, config.previewToken);
     const entry = await app.content.byPath(path, { preview });
     if (!entry) return notFound(request, reply);
-    const chrome = await chromeFor(request, entry, preview);
-    const lastPublished = entry.lastPublished ? new Date(entry.lastPublished).toISOString() : null;
+    const loader = loaders[entry.type];
+    if (!loader) return notFound(request, reply);
+    return send(reply, preview, await loader(request, entry, preview));
+  }
+  app.get('/*', pageRoute);
 
-    switch (entry.type) {
-      case 'topic':
-        return send(reply, preview, (
-          <TopicPage chrome={chrome} breadcrumbs={await topicCrumbs(entry, preview)} title={entry.title ?? ''}
-            body={bodyOf(entry, preview)} lastPublished={lastPublished} version={entry.routeVersion}
-            toc={(entry.fields.tableOfContents as TopicPageToc | undefined) ?? []} />
-        ));
-      case 'kbArticle': {
-        const f = entry.fields as unknown as KbArticle & { productVersions?: KbArticle['productVersions'] };
-        const ctx = entry.contextId ? await app.content.byId(entry.contextId, { preview }) : undefined;
-        const productNameId = String(ctx?.fields.productNameId ?? '');
-        const kbHome = ctx?.fields.kbHomePage ? await app.content.pathsFor([String(ctx.fields.kbHomePage)], null) : new Map<string, string>();
-        const crumbs: Crumb[] = [{ label: 'Support', href: '/' }];
-        const kbPath = kbHome.get(String(ctx?.fields.kbHomePage));
-        if (kbPath) crumbs.push({ label: `${String(ctx?.fields.productName ?? '')} Knowledge Base`, href: kbPath });
-        const productIds = [...new Set((f.productVersions ?? []).map((p) => p.product))];
-        const products = new Map((await app.content.byIds(productIds, { preview })).map((p) => [p.id, p]));
-        return send(reply, preview, (
-          <KbArticlePage chrome={chrome} breadcrumbs={crumbs} title={entry.title ?? ''} body={bodyOf(entry, preview)}
-            lastPublished={lastPublished}
-            notice={f.platform ? { platform: f.platform as KbPlatform, showServerEndOfSupport: !NO_SERVER_EDITION.has(productNameId) } : null}
-            products={(f.productVersions ?? []).map((p) => ({
-              name: String(products.get(p.product)?.title ?? p.product), platform: p.platform,
-              version: [p.versionNumber, p.versionModifier].filter(Boolean).join(' '),
-            }))} />
-        ));
-      }
-      default: {
-        const childIds = [
-          ...((entry.fields.children as string[] | undefined) ?? []),
-          ...((entry.fields.topics as string[] | undefined) ?? []),
-          ...((entry.fields.collections as string[] | undefined) ?? []),
-        ];
-        const children = await app.content.byIds(childIds, { preview });
-        const paths = await app.content.pathsFor(children.map((c) => c.id), entry.routeVersion);
-        const order = new Map(childIds.map((id, i) => [id, i]));
-        const links = children
-          .filter((c) => paths.has(c.id))
-          .sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0))
-          .map((c) => ({ title: c.title ?? c.id, href: paths.get(c.id) ?? '/', description: c.fields.description as string | undefined }));
-        return send(reply, preview, (
-          <GenericPage chrome={chrome} breadcrumbs={entry.path === '/' ? [] : [{ label: 'Support', href: '/' }]}
-            title={entry.title ?? ''} tagline={entry.fields.tagline as string | undefined} body={bodyOf(entry, preview)} links={links} />
-        ));
-      }
+  // The version selector's GET form: the same page in that version, or 'Unable to find page' (spec §8).
+  app.get<{ Querystring: { entry: string; version: string; from?: string } }>('/version-switch', {
+    schema: {
+      querystring: {
+        type: 'object', required: ['entry', 'version'], additionalProperties: true,
+        properties: { entry: { type: 'string', minLength: 1, maxLength: 200 }, version: { type: 'string', pattern: '^[0-9]+(\\.[0-9]+)*$' }, from: { type: 'string' } },
+      },
+    },
+  }, async (request, reply) => {
+    const { entry: id, version, from } = request.query;
+    const entry = await app.content.byId(id, { preview: false });
+    if (!entry) return notFound(request, reply);
+    const routes = await app.content.routesOf(id);
+    const match = routes.find((r) => r.version === version);
+    if (match) return reply.redirect(match.path, 303);
+    const product = await productOf(entry, false);
+    const home = entry.contextId ? await app.content.docsHome(entry.contextId, version) : undefined;
+    const cancel = routes.find((r) => r.version === from) ?? routes[0];
+    const search = new URLSearchParams({ searchTerm: entry.title ?? '', deployment: 'data_center', version });
+    if (product) search.set('product', String(product.fields.productNameId));
+    const c = await chrome(request, { title: 'Unable to find page', path: null, language: entry.language, preview: false });
+    return reply.page(<VersionNotFoundPage chrome={c} version={version} searchHref={`/search-results/?${search}`}
+      browseHref={home?.path ?? (product ? productHref(product) : '/')} cancelHref={cancel?.path ?? '/'} />,
+    { status: 404, cache: 'public' });
+  });
+
+  // Preview of any entry by id, with the reason when it cannot be built (spec §5 preview errors).
+  app.get<{ Params: { id: string } }>('/preview/:id', async (request, reply) => {
+    if (!isPreview(request, config.previewToken)) return notFound(request, reply);
+    const entry = await app.content.byId(request.params.id, { preview: true });
+    if (!entry) return notFound(request, reply);
+    const routes = await app.content.routesOf(entry.id);
+    const parentless = (entry.type === 'topic' || entry.type === 'topicSet') && !entry.fields.parentId;
+    if (routes[0] && !parentless) {
+      const routed = await app.content.byPath(routes[0].path, { preview: true });
+      const loader = routed ? loaders[routed.type] : undefined;
+      if (routed && loader) return send(reply, true, await loader(request, routed, true));
     }
+    const message = entry.type === 'topic' || entry.type === 'topicSet' ? PREVIEW_MESSAGES.contextAndCollection
+      : entry.type === 'collection' || entry.type === 'kbArticle' ? PREVIEW_MESSAGES.context : PREVIEW_MESSAGES.default;
+    const c = await chrome(request, { title: 'Preview unavailable', path: null, language: entry.language, preview: true });
+    return reply.page(<PreviewErrorPage chrome={c} message={message} />, { status: 422, cache: 'private' });
   });
 }
-
-type TopicPageToc = { id: string; text: string; level: 2 | 3 }[];

@@ -117,6 +117,18 @@ t.test('rich-text JSON bodies are validated too', async (t) => {
   t.match(problems.join('\n'), /^collections\/acme-cloud-basics\.yaml:\d+: body/m);
 });
 
+t.test('a site path in a structural field must lead to a page', async (t) => {
+  const problems = await refused(t, async (dir) => {
+    await mkdir(join(dir, 'featured'));
+    await writeFile(join(dir, 'featured/home.yaml'), [
+      'id: home-featured', 'title: Popular', 'featuredEntries:',
+      '  - { id: f1, url: /acme-cloud/docs/first-steps, linkText: First }',
+      '  - { id: f2, url: /acme-cloud/docs/gone, linkText: Gone }', '',
+    ].join('\n'));
+  });
+  t.same(problems, ['featured/home.yaml:5: featuredEntries.1.url: no page at /acme-cloud/docs/gone']);
+});
+
 t.test('a file in no known folder is refused', async (t) => {
   const problems = await refused(t, async (dir) => {
     await mkdir(join(dir, 'articles'));

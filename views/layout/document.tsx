@@ -3,9 +3,13 @@ import type { Chrome } from '../view-model.ts';
 import { SiteHeader } from './site-header.tsx';
 import { SiteFooter } from './site-footer.tsx';
 
-/** The whole HTML document every page shares. */
-export function Document({ chrome, children }: { chrome: Chrome; children: ReactNode }) {
+/**
+ * The whole HTML document every page shares (spec §2 Shared chrome). `sidebar` is the page tree, which
+ * brings its own <nav aria-label="Documentation">; it sits before the content column inside <main>.
+ */
+export function Document({ chrome, children, sidebar }: { chrome: Chrome; children: ReactNode; sidebar?: ReactNode }) {
   const title = chrome.title === chrome.siteName ? chrome.siteName : `${chrome.title} | ${chrome.siteName}`;
+  const hasSidebar = sidebar !== undefined && sidebar !== null && sidebar !== false;
   return (
     <html lang={chrome.lang}>
       <head>
@@ -22,9 +26,37 @@ export function Document({ chrome, children }: { chrome: Chrome; children: React
         <a className="skip-link" href="#maincontent">Skip to main content</a>
         {chrome.preview ? <div className="preview-banner" role="status">PREVIEW MODE</div> : null}
         <SiteHeader chrome={chrome} />
-        <main id="maincontent" tabIndex={-1}>{children}</main>
+        <main id="maincontent" tabIndex={-1} className={hasSidebar ? 'has-sidebar' : undefined}>
+          {hasSidebar ? <div className="main-sidebar">{sidebar}</div> : null}
+          <div className="main-column">
+            {chrome.editLinks ? <EditLinks links={chrome.editLinks} /> : null}
+            {children}
+          </div>
+        </main>
         <SiteFooter chrome={chrome} />
       </body>
     </html>
   );
 }
+
+/** Author shortcuts (spec §6 Author): the content editor and, with a page id, the document editor. */
+function EditLinks({ links }: { links: NonNullable<Chrome['editLinks']> }) {
+  // The label names the content service; tolerate a label that already says 'Edit Page in'.
+  const service = links.label.replace(/^edit page in\s*/i, '') || 'the content editor';
+  return (
+    <div className="edit-links">
+      <a className="edit-link" href={links.contentEditor} target="_blank" rel="noopener">
+        <span>{`Edit Page in ${service}`}</span>
+        <span className="visually-hidden">{NEW_TAB}</span>
+      </a>
+      {links.documentEditor ? (
+        <a className="edit-link" href={links.documentEditor} target="_blank" rel="noopener">
+          <span>Edit in the document editor</span>
+          <span className="visually-hidden">{NEW_TAB}</span>
+        </a>
+      ) : null}
+    </div>
+  );
+}
+
+const NEW_TAB = ' (opens in a new tab)';

@@ -1,12 +1,13 @@
 import type { Chrome } from '../view-model.ts';
 
-const LINKS = [
-  ['Accessibility', '/legal/accessibility'],
-  ['Privacy choices', '/legal/privacy-choices'],
-  ['Privacy policy', '/legal/privacy-policy'],
-  ['Terms of service', '/legal/cloud-terms-of-service'],
-  ['Impressum', '/legal/impressum'],
-  ['Security and data protection', '/trust/security'],
+/** Spec §2: legal links, each under /ja on Japanese pages, and the copyright with the UTC year. */
+export const FOOTER_LINKS = [
+  { label: 'Accessibility', href: '/legal/accessibility' },
+  { label: 'Privacy choices', href: '/legal/privacy-choices' },
+  { label: 'Privacy policy', href: '/legal/privacy-policy' },
+  { label: 'Terms of service', href: '/legal/cloud-terms-of-service' },
+  { label: 'Impressum', href: '/legal/impressum' },
+  { label: 'Security and data protection', href: '/trust/security' },
 ] as const;
 
 export function SiteFooter({ chrome }: { chrome: Chrome }) {
@@ -14,10 +15,10 @@ export function SiteFooter({ chrome }: { chrome: Chrome }) {
     <footer className="site-footer">
       <nav aria-label="Legal">
         <ul>
-          {LINKS.map(([label, href]) => <li key={href}><a href={`${chrome.localePrefix}${href}`}>{label}</a></li>)}
+          {FOOTER_LINKS.map(({ label, href }) => <li key={href}><a href={`${chrome.localePrefix}${href}`}>{label}</a></li>)}
         </ul>
       </nav>
-      <p>{`© ${chrome.year} ${chrome.siteName}`}</p>
+      <p className="copyright">{`© ${chrome.year} ${chrome.siteName}`}</p>
     </footer>
   );
 }

@@ -1,36 +1,50 @@
-import type { Chrome, Crumb } from '../view-model.ts';
+import type { KbArticleModel } from '../view-model.ts';
 import { Document } from '../layout/document.tsx';
 import { Breadcrumbs } from '../parts/breadcrumbs.tsx';
-import { Body, type BodyProps } from '../parts/body.tsx';
+import { Body } from '../parts/body.tsx';
 import { formatUpdated } from '../parts/dates.ts';
-import { PlatformNotice, type PlatformNoticeProps } from '../parts/platform-notice.tsx';
+import { PlatformNotice } from '../parts/platform-notice.tsx';
+import { FeedbackForm } from '../parts/feedback-form.tsx';
+import { ContactBlock } from '../parts/contact-block.tsx';
 
-export interface KbArticlePageProps {
-  chrome: Chrome;
-  breadcrumbs: Crumb[];
-  title: string;
-  notice: PlatformNoticeProps | null;
-  body: BodyProps | null;
-  lastPublished: string | null;
-  products: { name: string; platform: string; version: string }[];
-}
-
-export function KbArticlePage({ chrome, breadcrumbs, title, notice, body, lastPublished, products }: KbArticlePageProps) {
+/**
+ * Knowledge-base article (spec §2): breadcrumb, title, platform notice, body, date, feedback,
+ * related products and help box; the sidebar shows the platform (spec §5) and, for staff, the edit hint.
+ */
+export function KbArticlePage({
+  chrome, breadcrumbs, title, notice, body, lastPublished, products, sidebarPlatform, feedback, contact, staffEditHint,
+}: KbArticleModel) {
+  const editHint = chrome.visitor.staff && staffEditHint;
+  const editHref = chrome.editLinks?.documentEditor ?? chrome.editLinks?.contentEditor;
   return (
     <Document chrome={chrome}>
-      <article className="kb-article">
-        <Breadcrumbs items={breadcrumbs} />
-        <h1>{title}</h1>
-        {notice ? <PlatformNotice {...notice} /> : null}
-        <Body body={body} />
-        {lastPublished ? <p className="updated">{`Updated on ${formatUpdated(lastPublished)}`}</p> : null}
-        {products.length > 0 ? (
-          <section aria-labelledby="related-products" className="related-products">
-            <h2 id="related-products">Related products</h2>
-            <ul>{products.map((p) => <li key={`${p.name}-${p.platform}`}>{[p.name, p.platform, p.version].filter(Boolean).join(' ')}</li>)}</ul>
-          </section>
+      <div className="page-with-sidebar reading-page">
+        <article className="kb-article">
+          <div className="reading-subheader"><Breadcrumbs items={breadcrumbs} /></div>
+          <h1>{title}</h1>
+          {notice ? <PlatformNotice platform={notice.platform} showServerEndOfSupport={notice.showServerEndOfSupport} /> : null}
+          <Body body={body} />
+          {lastPublished ? <p className="updated">{`Updated on ${formatUpdated(lastPublished)}`}</p> : null}
+          <FeedbackForm feedback={feedback} />
+          {products.length > 0 ? (
+            <section aria-labelledby="related-products" className="related-products">
+              <h2 id="related-products">Related products</h2>
+              <ul>{products.map((p, i) => <li key={`${i}-${p.name}-${p.platform}-${p.version}`}>{[p.name, p.platform, p.version].filter(Boolean).join(' ')}</li>)}</ul>
+            </section>
+          ) : null}
+          <ContactBlock contact={contact} />
+        </article>
+        {sidebarPlatform !== null || editHint ? (
+          <aside aria-label="About this article" className="reading-sidebar kb-sidebar">
+            {sidebarPlatform !== null ? <p className="kb-platform">{`Platform: ${sidebarPlatform}`}</p> : null}
+            {editHint ? (
+              <p className="staff-edit-hint">
+                {editHref ? <a href={editHref}>Edit this KB Article</a> : 'Edit this KB Article'}
+              </p>
+            ) : null}
+          </aside>
         ) : null}
-      </article>
+      </div>
     </Document>
   );
 }

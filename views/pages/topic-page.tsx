@@ -1,39 +1,80 @@
-import type { Chrome, Crumb } from '../view-model.ts';
+import type { CardLink, TopicPageModel } from '../view-model.ts';
 import { Document } from '../layout/document.tsx';
 import { Breadcrumbs } from '../parts/breadcrumbs.tsx';
-import { Body, type BodyProps } from '../parts/body.tsx';
+import { Body } from '../parts/body.tsx';
 import { formatUpdated } from '../parts/dates.ts';
+import { PageTree } from '../parts/page-tree.tsx';
+import { DeploymentSelector } from '../parts/deployment-selector.tsx';
+import { NoticeBanner } from '../parts/notice-banner.tsx';
+import { FeedbackForm } from '../parts/feedback-form.tsx';
+import { ContactBlock } from '../parts/contact-block.tsx';
+import { Siblings } from '../parts/siblings.tsx';
+import { UpNext } from '../parts/up-next.tsx';
 
-export interface TopicPageProps {
-  chrome: Chrome;
-  breadcrumbs: Crumb[];
-  title: string;
-  body: BodyProps | null;
-  toc: { id: string; text: string; level: 2 | 3 }[];
-  lastPublished: string | null;
-  version: string | null;
-}
+/** Spec §5: 'On this page' shows only with at least two links. */
+export const TOC_MIN_ENTRIES = 2;
 
-export function TopicPage({ chrome, breadcrumbs, title, body, toc, lastPublished, version }: TopicPageProps) {
+/**
+ * Topic page (spec §2): tree, breadcrumbs, notice, selector, title, video link, body, date,
+ * up next for guide topics, feedback and contact; the right sidebar holds explore-more links,
+ * sibling pages, 'On this page' and the community link.
+ */
+export function TopicPage({
+  chrome, breadcrumbs, tree, deploymentSelector, notice, title, version, featuredVideo, body, toc,
+  lastPublished, feedback, contact, exploreMore, siblings, communityHref, upNext,
+}: TopicPageModel) {
   return (
-    <Document chrome={chrome}>
-      <div className="page-with-sidebar">
+    <Document chrome={chrome} sidebar={tree ? <PageTree tree={tree} /> : undefined}>
+      <div className="page-with-sidebar reading-page">
         <article className="topic">
-          <Breadcrumbs items={breadcrumbs} />
+          <div className="reading-subheader">
+            <Breadcrumbs items={breadcrumbs} />
+            {deploymentSelector ? <DeploymentSelector model={deploymentSelector} /> : null}
+          </div>
+          {notice ? <NoticeBanner notice={notice} /> : null}
           <h1>{title}</h1>
-          {version ? <p className="version-note">Data Center {version}</p> : null}
+          {version ? <p className="version-note">{`Data Center ${version}`}</p> : null}
+          {featuredVideo ? (
+            <p className="featured-video"><a href={featuredVideo.videoUrl}>Watch the video</a></p>
+          ) : null}
           <Body body={body} />
           {lastPublished ? <p className="updated">{`Updated on ${formatUpdated(lastPublished)}`}</p> : null}
+          {upNext ? <UpNext model={upNext} /> : null}
+          <FeedbackForm feedback={feedback} />
+          <ContactBlock contact={contact} />
         </article>
-        {toc.length >= 2 ? (
-          <nav className="on-this-page" aria-labelledby="on-this-page-heading">
-            <h2 id="on-this-page-heading">On this page</h2>
-            <ul>
-              {toc.map((item) => <li key={item.id} className={`toc-level-${item.level}`}><a href={`#${item.id}`}>{item.text}</a></li>)}
-            </ul>
-          </nav>
-        ) : null}
+        <aside aria-label="More on this topic" className="reading-sidebar">
+          {exploreMore.length > 0 ? <ExploreMore links={exploreMore} /> : null}
+          {siblings ? <Siblings model={siblings} /> : null}
+          {toc.length >= TOC_MIN_ENTRIES ? (
+            <nav className="on-this-page" aria-labelledby="on-this-page-heading">
+              <h2 id="on-this-page-heading">On this page</h2>
+              <ul>
+                {toc.map((item) => <li key={item.id} className={`toc-level-${item.level}`}><a href={`#${item.id}`}>{item.text}</a></li>)}
+              </ul>
+            </nav>
+          ) : null}
+          <p className="community-link"><a href={communityHref}>Ask the community</a></p>
+        </aside>
       </div>
     </Document>
+  );
+}
+
+function ExploreMore({ links }: { links: CardLink[] }) {
+  return (
+    <div className="explore-more">
+      <h2>Explore more</h2>
+      <ul>
+        {links.map((l, i) => (
+          <li key={`${i}-${l.href}`}>
+            <a href={l.href} {...(l.external ? { target: '_blank', rel: 'noopener' } : {})}>
+              {l.title}
+              {l.external ? <span className="visually-hidden"> (opens in a new tab)</span> : null}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

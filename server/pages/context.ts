@@ -1,0 +1,62 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { StoredEntry } from '../content/store.ts';
+import type { BodyProps } from '../../views/parts/body.tsx';
+import type { SafeHtml } from '../../views/rich-text/safe-html.tsx';
+import type { ContactBlockModel, FeedbackModel, Chrome } from '../../views/view-model.ts';
+
+/** Preview mode: a secret token, compared in constant time; never guessable, never on by default. */
+export function isPreview(request: FastifyRequest, token: string | undefined): boolean {
+  if (!token) return false;
+  const given = (request.query as { preview?: unknown }).preview ?? request.headers['x-preview-token'];
+  if (typeof given !== 'string' || given.length !== token.length) return false;
+  return timingSafeEqual(Buffer.from(given), Buffer.from(token));
+}
+
+/** Stored HTML, or in preview mode the rich-text document rendered now (spec §4). */
+export function bodyOf(entry: StoredEntry, preview: boolean): BodyProps | null {
+  if (preview && entry.document) return { document: entry.document.document, links: entry.document.links };
+  return entry.html === null ? null : { html: entry.html as SafeHtml };
+}
+
+export function feedbackModel(app: FastifyInstance, request: FastifyRequest, entry: StoredEntry, path: string): FeedbackModel {
+  const state = (request.query as { feedback?: unknown }).feedback;
+  return {
+    action: '/feedback',
+    entryId: entry.id,
+    returnTo: path,
+    csrfToken: app.formTokens.issue(`feedback:${entry.id}`),
+    state: state === 'reasons' || state === 'thanks' ? state : 'ask',
+  };
+}
+
+export const COMMUNITY_URL = 'https://community.fernhollow.example';
+
+export function communityHref(productName?: string): string {
+  return productName ? `${COMMUNITY_URL}/tags/${encodeURIComponent(productName.toLowerCase())}` : COMMUNITY_URL;
+}
+
+export function contactModel(chrome: Chrome): ContactBlockModel {
+  return {
+    contactHref: chrome.header.contactHref,
+    communityHref: COMMUNITY_URL,
+    signedIn: chrome.visitor.signedIn,
+    loginHref: chrome.header.loginHref,
+  };
+}
+
+export const HELPFUL_EXTERNAL = [
+  { label: 'Marketplace', href: 'https://marketplace.fernhollow.example' },
+  { label: 'Developer site', href: 'https://developer.fernhollow.example' },
+  { label: 'Training and certification', href: 'https://learn.fernhollow.example' },
+];
+
+export const MORE_WAYS_TO_GET_HELP = [
+  { label: 'Contact support', href: '/contact' },
+  { label: 'Ask the community', href: COMMUNITY_URL },
+  { label: 'Developer community', href: 'https://community.developer.fernhollow.example' },
+  { label: 'Developer support service desk', href: 'https://developer.fernhollow.example/support' },
+  { label: 'Find a partner', href: 'https://partners.fernhollow.example' },
+];
+
+export const PARTNER_PORTAL = 'https://partners.fernhollow.example/portal';

@@ -1,0 +1,53 @@
+import type { CardLink, CollectionPageModel } from '../view-model.ts';
+import { Document } from '../layout/document.tsx';
+import { Breadcrumbs } from '../parts/breadcrumbs.tsx';
+import { Body } from '../parts/body.tsx';
+import { CardGrid } from '../parts/card-grid.tsx';
+import { DeploymentSelector } from '../parts/deployment-selector.tsx';
+import { NoticeBanner } from '../parts/notice-banner.tsx';
+import { PageTree } from '../parts/page-tree.tsx';
+import { ContactBlock } from '../parts/contact-block.tsx';
+
+/** Child topic lists collapse to this many cards when longer (spec §4, §9). */
+export const CHILDREN_PREVIEW = 5;
+
+const BUTTON_TEXT = { topic: 'View topic', topics: 'View topics' } as const;
+
+/** Collection page (spec §2): context header line, tree, selector (not for hubs), notice, hero, child cards. */
+export function CollectionPage({
+  chrome, breadcrumbs, tree, deploymentSelector, notice, contextTitle, title, subhead, body, children, contact,
+}: CollectionPageModel) {
+  // The visible button text ends each card's link; the title before it keeps every link's name unique.
+  const cards: CardLink[] = children.map(({ kind, ...card }) => ({ ...card, buttonText: BUTTON_TEXT[kind] }));
+  const first = cards.slice(0, CHILDREN_PREVIEW);
+  const rest = cards.slice(CHILDREN_PREVIEW);
+  return (
+    <Document chrome={chrome} sidebar={tree ? <PageTree tree={tree} /> : undefined}>
+      <div className="collection">
+        <p className="context-title">{contextTitle}</p>
+        <div className="subheader">
+          <Breadcrumbs items={breadcrumbs} />
+          {deploymentSelector ? <DeploymentSelector model={deploymentSelector} /> : null}
+        </div>
+        {notice ? <NoticeBanner notice={notice} /> : null}
+        <div className="hero">
+          <h1>{title}</h1>
+          {subhead ? <p className="tagline">{subhead}</p> : null}
+        </div>
+        <Body body={body} />
+        {first.length > 0 ? (
+          <div className="collection-children">
+            <CardGrid cards={first} headingLevel={2} />
+            {rest.length > 0 ? (
+              <details className="show-more" data-island="show-more">
+                <summary>Show more</summary>
+                <CardGrid cards={rest} headingLevel={2} />
+              </details>
+            ) : null}
+          </div>
+        ) : null}
+        <ContactBlock contact={contact} />
+      </div>
+    </Document>
+  );
+}

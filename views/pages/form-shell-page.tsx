@@ -1,0 +1,48 @@
+import type { FormShellModel } from '../view-model.ts';
+import { Document } from '../layout/document.tsx';
+
+/** The file-download form's frame height in pixels (spec §9). */
+export const FILE_DOWNLOAD_FORM_HEIGHT = 500;
+
+/**
+ * Contact, hot-contact, partner, status-page, requests and file-download pages (spec §2): the header, a
+ * title, and the region where the external form app mounts. Until it does (or without JavaScript) the
+ * region holds plain links to the same place.
+ */
+export function FormShellPage({ chrome, kind, title, tagline, formUrl, partnerPortalHref }: FormShellModel) {
+  const requestsHref = formUrl ?? `${chrome.header.supportBase}/requests`;
+  return (
+    <Document chrome={chrome}>
+      <div className={`form-shell form-shell-${kind}`}>
+        <h1>{title}</h1>
+        {tagline ? <p className="tagline">{tagline}</p> : null}
+        <div
+          className="form-mount"
+          data-island="support-form"
+          data-form-kind={kind}
+          data-form-url={formUrl}
+          {...(kind === 'partnerContact' ? { 'data-partner-support': 'true' } : {})}
+          {...(kind === 'fileDownload' ? { 'data-form-height': String(FILE_DOWNLOAD_FORM_HEIGHT) } : {})}
+        >
+          <div className="form-fallback">
+            {kind === 'myRequests' ? (
+              <p><a className="button-link" href={requestsHref}>Your requests</a></p>
+            ) : (
+              <>
+                {kind === 'fileDownload'
+                  ? <p className="form-note">The download form loads here when JavaScript is available.</p>
+                  : null}
+                {formUrl
+                  ? <p><a className="button-link" href={formUrl}>Open the support form</a></p>
+                  : <p className="form-note">The support form is not available right now. Please try again later.</p>}
+                {kind === 'partnerContact' && partnerPortalHref
+                  ? <p><a className="button-link secondary" href={partnerPortalHref}>Go to the partner portal</a></p>
+                  : null}
+              </>
+            )}
+          </div>
+        </div>
+      </div>
+    </Document>
+  );
+}

@@ -1,0 +1,74 @@
+import type { HomePageModel } from '../view-model.ts';
+import { Document } from '../layout/document.tsx';
+import { CardGrid } from '../parts/card-grid.tsx';
+import { ContactBlock } from '../parts/contact-block.tsx';
+
+const PLATFORMS = [
+  { value: 'cloud', label: 'Cloud' },
+  { value: 'data-center', label: 'Data Center' },
+] as const;
+
+/** Support home (spec §2 Support home page v2). */
+export function HomePage({ chrome, title, tagline, featured, platform, products, resources, contact }: HomePageModel) {
+  const shown = platform === 'cloud' ? products.cloud : products.dataCenter;
+  const selectedLabel = platform === 'cloud' ? 'Cloud' : 'Data Center';
+  return (
+    <Document chrome={chrome}>
+      <div className="home">
+        <section className="hero">
+          <h1>{title}</h1>
+          <form className="search-form hero-search" action="/search-results/" method="get" role="search">
+            <label htmlFor="home-search" className="visually-hidden">Search</label>
+            <input id="home-search" name="searchTerm" type="search" placeholder="Tell us what you're looking for" />
+            <button type="submit">Search</button>
+          </form>
+          {tagline ? <p className="tagline hero-subheader">{tagline}</p> : null}
+        </section>
+
+        {featured && featured.entries.length > 0 ? (
+          <section className="featured" aria-labelledby="featured-heading">
+            <h2 id="featured-heading">{featured.title}</h2>
+            <ul className="link-list">
+              {featured.entries.map((e, i) => (
+                <li key={`${i}-${e.href}`}>
+                  <a href={e.href} {...(e.external ? { target: '_blank', rel: 'noopener' } : {})}>
+                    {e.label}
+                    {e.external ? <span className="visually-hidden"> (opens in a new tab)</span> : null}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+
+        <section className="browse-products" aria-labelledby="browse-products-heading" data-island="platform-tabs">
+          <h2 id="browse-products-heading">Browse by product</h2>
+          <ul className="platform-tabs" aria-label="Platform">
+            {PLATFORMS.map((p) => (
+              <li key={p.value}>
+                <a href={`?platform=${p.value}`} className="platform-tab" data-platform={p.value}
+                  {...(p.value === platform ? { 'aria-current': 'page' as const } : {})}>
+                  {p.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+          <div className="platform-panel" id="platform-panel" data-platform={platform}>
+            {shown.length > 0
+              ? <CardGrid cards={shown} headingLevel={3} />
+              : <p>{`No ${selectedLabel} products yet.`}</p>}
+          </div>
+        </section>
+
+        {resources.length > 0 ? (
+          <section className="browse-resources" aria-labelledby="browse-resources-heading">
+            <h2 id="browse-resources-heading">Browse resources</h2>
+            <CardGrid cards={resources} headingLevel={3} />
+          </section>
+        ) : null}
+
+        <ContactBlock contact={contact} />
+      </div>
+    </Document>
+  );
+}

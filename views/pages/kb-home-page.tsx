@@ -1,0 +1,48 @@
+import type { KbHomeModel } from '../view-model.ts';
+import { Document } from '../layout/document.tsx';
+import { Breadcrumbs } from '../parts/breadcrumbs.tsx';
+import { ContactBlock } from '../parts/contact-block.tsx';
+
+/** Knowledge-base home (spec §2): title, search to /search-results/, articles, more ways to get help. */
+export function KbHomePage({ chrome, breadcrumbs, productName, articles, moreWaysToGetHelp, contact }: KbHomeModel) {
+  return (
+    <Document chrome={chrome}>
+      <div className="kb-home">
+        <Breadcrumbs items={breadcrumbs} />
+        <div className="hero">
+          <h1>{`${productName} Knowledge Base`}</h1>
+          <form className="search-form" action="/search-results/" method="get" role="search">
+            <label htmlFor="kb-search">{`Search the ${productName} knowledge base`}</label>
+            <input id="kb-search" name="searchTerm" type="search" />
+            <button type="submit">Search</button>
+          </form>
+        </div>
+
+        {articles.length > 0 ? (
+          <section aria-labelledby="kb-articles-heading">
+            <h2 id="kb-articles-heading">Articles</h2>
+            <ul className="card-list">
+              {articles.map((a, i) => (
+                <li key={`${i}-${a.href}`}>
+                  <a href={a.href}>{a.title}</a>
+                  {a.description ? <p>{a.description}</p> : null}
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+
+        {moreWaysToGetHelp.length > 0 ? (
+          <section className="more-help" aria-labelledby="more-help-heading">
+            <h2 id="more-help-heading">More ways to get help</h2>
+            <ul className="link-list">
+              {moreWaysToGetHelp.map((l, i) => <li key={`${i}-${l.href}`}><a href={l.href}>{l.label}</a></li>)}
+            </ul>
+          </section>
+        ) : null}
+
+        <ContactBlock contact={contact} />
+      </div>
+    </Document>
+  );
+}

@@ -1,0 +1,65 @@
+import type { ProductLandingModel } from '../view-model.ts';
+import { Document } from '../layout/document.tsx';
+import { Breadcrumbs } from '../parts/breadcrumbs.tsx';
+import { CardGrid } from '../parts/card-grid.tsx';
+import { DeploymentSelector } from '../parts/deployment-selector.tsx';
+import { NoticeBanner } from '../parts/notice-banner.tsx';
+import { HelpfulTopics } from '../parts/helpful-topics.tsx';
+import { ContactBlock } from '../parts/contact-block.tsx';
+
+/** Product landing page (spec §2): sub-header, notice, title, resource and collection cards, support forms. */
+export function ProductLandingPage({
+  chrome, breadcrumbs, deploymentSelector, notice, title, tagline, iconUrl, docsHref, kbHref,
+  resources, collections, supportForms, helpful, contact,
+}: ProductLandingModel) {
+  return (
+    <Document chrome={chrome}>
+      <div className="product-landing">
+        <div className="subheader">
+          <Breadcrumbs items={breadcrumbs} />
+          {deploymentSelector ? <DeploymentSelector model={deploymentSelector} /> : null}
+        </div>
+        {notice ? <NoticeBanner notice={notice} /> : null}
+        <div className="hero product-hero">
+          {iconUrl ? <img className="product-icon" src={iconUrl} alt="" width="75" height="75" /> : null}
+          <div>
+            <h1>{title}</h1>
+            {tagline ? <p className="tagline">{tagline}</p> : null}
+            {docsHref || kbHref ? (
+              <ul className="product-links">
+                {docsHref ? <li><a href={docsHref}>{`${title} documentation`}</a></li> : null}
+                {kbHref ? <li><a href={kbHref}>{`${title} knowledge base`}</a></li> : null}
+              </ul>
+            ) : null}
+          </div>
+        </div>
+
+        {resources.length > 0 ? (
+          <section aria-labelledby="product-resources-heading">
+            <h2 id="product-resources-heading">Resources</h2>
+            <CardGrid cards={resources} headingLevel={3} />
+          </section>
+        ) : null}
+
+        {collections.length > 0 ? (
+          <section aria-labelledby="product-collections-heading">
+            <h2 id="product-collections-heading">Browse by topic</h2>
+            <CardGrid cards={collections} headingLevel={3} />
+          </section>
+        ) : null}
+
+        {supportForms.length > 0 ? (
+          <section aria-labelledby="product-support-heading">
+            <h2 id="product-support-heading">Get support</h2>
+            <ul className="link-list">
+              {supportForms.map((f, i) => <li key={`${i}-${f.href}`}><a href={f.href}>{f.label}</a></li>)}
+            </ul>
+          </section>
+        ) : null}
+
+        <HelpfulTopics model={helpful} />
+        <ContactBlock contact={contact} />
+      </div>
+    </Document>
+  );
+}

@@ -1,0 +1,52 @@
+import type { CardLink, TopicSetPageModel } from '../view-model.ts';
+import { Document } from '../layout/document.tsx';
+import { Breadcrumbs } from '../parts/breadcrumbs.tsx';
+import { Body } from '../parts/body.tsx';
+import { CardGrid } from '../parts/card-grid.tsx';
+import { PageTree } from '../parts/page-tree.tsx';
+import { FeedbackForm } from '../parts/feedback-form.tsx';
+import { ContactBlock } from '../parts/contact-block.tsx';
+import { Siblings } from '../parts/siblings.tsx';
+import { UpNext } from '../parts/up-next.tsx';
+
+/** Child topic lists collapse to this many cards when longer (spec §4, §9). */
+export const TOPICS_PREVIEW = 5;
+
+/** Topic set page (spec §2): overview, child topic cards ('View topic'), feedback, help box, sidebar. */
+export function TopicSetPage({
+  chrome, breadcrumbs, tree, title, overview, topics, feedback, contact, siblings, upNext,
+}: TopicSetPageModel) {
+  const cards: CardLink[] = topics.map((t) => ({ ...t, buttonText: 'View topic' }));
+  const first = cards.slice(0, TOPICS_PREVIEW);
+  const rest = cards.slice(TOPICS_PREVIEW);
+  return (
+    <Document chrome={chrome} sidebar={tree ? <PageTree tree={tree} /> : undefined}>
+      <div className="page-with-sidebar reading-page">
+        <article className="topic-set">
+          <div className="reading-subheader"><Breadcrumbs items={breadcrumbs} /></div>
+          <h1>{title}</h1>
+          <Body body={overview} />
+          {first.length > 0 ? (
+            <div className="topic-set-topics">
+              <CardGrid cards={first} headingLevel={2} />
+              {rest.length > 0 ? (
+                <details className="show-more" data-island="show-more">
+                  <summary>{`Show ${rest.length} more`}</summary>
+                  <CardGrid cards={rest} headingLevel={2} />
+                </details>
+              ) : null}
+            </div>
+          ) : null}
+          {upNext ? <UpNext model={upNext} /> : null}
+          <FeedbackForm feedback={feedback} />
+          <ContactBlock contact={contact} />
+        </article>
+        {siblings && siblings.items.length > 0 ? (
+          <aside aria-label="More in this section" className="reading-sidebar">
+            <Siblings model={siblings} />
+          </aside>
+        ) : null}
+      </div>
+    </Document>
+  );
+}

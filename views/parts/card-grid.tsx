@@ -1,0 +1,28 @@
+import type { CardLink } from '../view-model.ts';
+
+/**
+ * A grid of link cards: a list whose items each carry a heading (of the level the page needs) holding the
+ * link. The button text, when present, is the visible end of the link's text (drawn as a button at the
+ * foot of the card), so every link's accessible name includes the card title and stays unique.
+ */
+export function CardGrid({ cards, headingLevel }: { cards: CardLink[]; headingLevel: 2 | 3 }) {
+  if (cards.length === 0) return null;
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  return (
+    <ul className="card-grid">
+      {cards.map((card, i) => (
+        <li key={`${i}-${card.href}`} className={card.buttonText ? 'card has-button' : 'card'}>
+          {card.iconUrl ? <img className="card-icon" src={card.iconUrl} alt="" width="80" height="80" loading="lazy" /> : null}
+          <Heading className="card-title">
+            <a href={card.href} {...(card.external ? { target: '_blank', rel: 'noopener' } : {})}>
+              <span className="card-name">{card.title}</span>
+              {card.external ? <span className="visually-hidden"> (opens in a new tab)</span> : null}
+              {card.buttonText ? <>{' '}<span className="card-button">{card.buttonText}</span></> : null}
+            </a>
+          </Heading>
+          {card.description ? <p className="card-description">{card.description}</p> : null}
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,44 @@
+import type { CardLink, HelpfulTopicsModel } from '../view-model.ts';
+
+/** Spec §9: at most this many topics render as cards; more become a plain link list. */
+export const HELPFUL_CARDS_MAX = 5;
+
+/** Spec §2 helpful topics: cards or links, then the three external links, always. */
+export function HelpfulTopics({ model }: { model: HelpfulTopicsModel }) {
+  const { cards, external } = model;
+  return (
+    <section className="helpful-topics">
+      <h2>Helpful topics</h2>
+      {cards.length === 0 ? null : cards.length <= HELPFUL_CARDS_MAX ? (
+        <ul className="helpful-cards">
+          {cards.map((card) => (
+            <li key={card.href}>
+              {card.iconUrl ? <img src={card.iconUrl} alt="" width="80" height="80" /> : null}
+              <h3><TopicLink card={card} /></h3>
+              {card.description ? <p>{card.description}</p> : null}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <ul className="helpful-links">
+          {cards.map((card) => <li key={card.href}><TopicLink card={card} /></li>)}
+        </ul>
+      )}
+      {external.length > 0 ? (
+        <ul className="helpful-external">
+          {external.map((link) => <li key={link.href}><a href={link.href}>{link.label}</a></li>)}
+        </ul>
+      ) : null}
+    </section>
+  );
+}
+
+function TopicLink({ card }: { card: CardLink }) {
+  if (!card.external) return <a href={card.href}>{card.title}</a>;
+  return (
+    <a href={card.href} target="_blank" rel="noopener">
+      <span>{card.title}</span>
+      <span className="visually-hidden">{' (opens in a new tab)'}</span>
+    </a>
+  );
+}

@@ -1,0 +1,49 @@
+import type { PageTreeModel, TreeNode } from '../view-model.ts';
+
+/** Deepest level the tree shows (spec §3: up to three levels). */
+const MAX_LEVEL = 3;
+
+/**
+ * The left documentation tree. Without JavaScript every branch is a native disclosure; the current
+ * page and its parents arrive open (spec §4). A script may later add the session-persisted
+ * collapse of the whole sidebar (data-island="page-tree").
+ *
+ * A branch's link sits just before its `<details>`, not inside the `<summary>`: a summary is a button,
+ * and a link nested in a button is unreachable for assistive technology (axe nested-interactive).
+ * The summary is the small toggle next to the link.
+ */
+export function PageTree({ tree }: { tree: PageTreeModel }) {
+  return (
+    <nav aria-label="Documentation" className="page-tree" data-island="page-tree">
+      <p className="page-tree-title"><a href={tree.href}>{tree.title}</a></p>
+      {tree.nodes.length > 0 ? <TreeList nodes={tree.nodes} level={1} /> : null}
+    </nav>
+  );
+}
+
+function TreeList({ nodes, level }: { nodes: TreeNode[]; level: number }) {
+  return (
+    <ul className={`page-tree-list page-tree-level-${level}`}>
+      {nodes.map((node) => <TreeItem key={node.id} node={node} level={level} />)}
+    </ul>
+  );
+}
+
+function NodeLink({ node }: { node: TreeNode }) {
+  return <a href={node.href} aria-current={node.current ? 'page' : undefined}>{node.title}</a>;
+}
+
+function TreeItem({ node, level }: { node: TreeNode; level: number }) {
+  const children = level < MAX_LEVEL ? node.children : [];
+  const className = node.current ? 'page-tree-item is-current' : 'page-tree-item';
+  if (children.length === 0) return <li className={className}><NodeLink node={node} /></li>;
+  return (
+    <li className={`${className} has-children`}>
+      <NodeLink node={node} />
+      <details open={node.open}>
+        <summary><span className="visually-hidden">{`Pages in ${node.title}`}</span></summary>
+        <TreeList nodes={children} level={level + 1} />
+      </details>
+    </li>
+  );
+}
