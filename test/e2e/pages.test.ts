@@ -1,12 +1,33 @@
 import t from 'tap';
 import { serve, openPage, axeViolations } from './browser.ts';
-import { SAMPLE_CONTENT } from '../helpers/build.ts';
+import { SAMPLE_CONTENT, PREVIEW_TOKEN } from '../helpers/build.ts';
 
 // One representative page of each type built so far, from the sample content.
 const PAGES = {
+  home: '/',
+  'home, data center tab': '/?platform=data-center',
+  'product landing': '/tracklight-cloud',
+  'documented product home': '/tracklight-data-center/11.3/docs',
+  collection: '/tracklight-cloud/docs/search-and-filters',
+  guide: '/tracklight-cloud/docs/get-started',
+  'topic set': '/tracklight-cloud/docs/plan-your-first-sprint',
   topic: '/tracklight-cloud/docs/write-rich-issue-descriptions',
+  'guide topic': '/tracklight-cloud/docs/configure-board-columns',
+  'topic, feedback reasons': '/tracklight-cloud/docs/save-and-share-a-filter?feedback=reasons',
+  'topic, feedback thanks': '/tracklight-cloud/docs/save-and-share-a-filter?feedback=thanks',
   'versioned topic': '/pagewell-data-center/9.5/docs/tune-the-content-cache',
+  'KB home': '/tracklight/kb',
   'KB article': '/tracklight/kb/cluster-node-stuck-starting',
+  'Japanese topic': '/keyward-cloud/docs/set-up-saml-sso-ja',
+  contact: '/contact',
+  'Japanese contact': '/ja/contact',
+  'hot contact': '/hot-contact',
+  'partner contact': '/partnercontact',
+  'status page contact': '/statuspage-contact',
+  'my requests': '/requests',
+  'file download': '/file-download',
+  'version not found': '/version-switch?entry=tracklight-data-center-configure-json-logging&version=10.4&from=11.3',
+  'preview error': '/preview/preview-error?preview=' + PREVIEW_TOKEN,
   'not found': '/no-such-page',
 } as const;
 
@@ -51,6 +72,48 @@ t.test('pages in a real browser', async (t) => {
     await page.locator('.breadcrumbs a').nth(1).click();
     await page.waitForLoadState();
     t.equal(new URL(page.url()).pathname, '/tracklight-cloud/docs');
+    await page.context().close();
+  });
+
+  t.test('was-this-helpful works as a plain form', async (t) => {
+    const page = await openPage(browser, base + '/tracklight-cloud/docs/tql-functions-reference', { scripts: 'off', viewport: 'mobile' });
+    await page.getByRole('button', { name: 'No' }).click();
+    await page.waitForURL(/feedback=reasons/);
+    await page.getByLabel("It wasn't clear").check();
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.waitForURL(/feedback=thanks/);
+    t.match(await page.locator('#feedback').textContent(), 'Thanks for your feedback.');
+    await page.context().close();
+  });
+
+  t.test('the version selector is a form that goes to the same page in that version', async (t) => {
+    const page = await openPage(browser, base + '/tracklight-data-center/11.3/docs/add-a-cluster-node', { scripts: 'off', viewport: 'desktop' });
+    await page.getByLabel(/version/i).selectOption('10.4');
+    await page.getByRole('button', { name: 'Go' }).click();
+    await page.waitForURL(/\/10\.4\/docs\/add-a-cluster-node$/);
+    t.pass('landed on the 10.4 page');
+    const missing = await openPage(browser, base + '/tracklight-data-center/11.3/docs/configure-json-logging', { scripts: 'off', viewport: 'desktop' });
+    await missing.getByLabel(/version/i).selectOption('10.4');
+    await missing.getByRole('button', { name: 'Go' }).click();
+    await missing.waitForURL(/version-switch/);
+    t.equal(await missing.locator('h1').textContent(), 'Unable to find page');
+    await missing.getByRole('link', { name: 'Cancel' }).click();
+    await missing.waitForURL(/11\.3\/docs\/configure-json-logging$/);
+    await page.context().close();
+    await missing.context().close();
+  });
+
+  t.test('menus and the page tree open without JavaScript', async (t) => {
+    const page = await openPage(browser, base + '/tracklight-cloud/docs/configure-board-columns', { scripts: 'off', viewport: 'desktop' });
+    const products = page.locator('details[data-menu="products"]');
+    await products.locator('summary').first().click();
+    t.ok(await products.evaluate((d) => (d as HTMLDetailsElement).open), 'the products menu opens');
+    t.ok(await page.getByRole('link', { name: 'Keyward' }).first().isHidden(), 'products past the fifth wait behind See all other products');
+    await products.getByText('See all other products').first().click();
+    t.ok(await page.getByRole('link', { name: 'Keyward' }).first().isVisible());
+    const current = page.locator('nav[aria-label="Documentation"] [aria-current="page"]');
+    t.equal(await current.count(), 1, 'the current topic is marked in the tree');
+    t.ok(await current.isVisible(), 'its parents start open');
     await page.context().close();
   });
 });

@@ -5,7 +5,8 @@ export function Breadcrumbs({ items }: { items: Crumb[] }) {
   return (
     <nav aria-label="Breadcrumbs" className="breadcrumbs">
       <ol>
-        {items.map((c) => <li key={c.href}><a href={c.href}>{c.label}</a></li>)}
+        {/* Each crumb is cut at 150px (spec §9); the title keeps the full text. */}
+        {items.map((c) => <li key={c.href}><a href={c.href} title={c.label}>{c.label}</a></li>)}
       </ol>
     </nav>
   );
