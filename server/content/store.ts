@@ -32,14 +32,19 @@ export interface RoutedEntry extends StoredEntry {
 const COLUMNS = `e.id, e.type, e.published, e.path, e.title, e.context_id as "contextId", e.product_id as "productId",
   e.deployment, e.versions, e.language, e.last_published as "lastPublished", e.fields, e.document, e.html`;
 
+/** Published pages kept in memory per instance, most recently used first. */
+const PAGE_CACHE_SIZE = 2000;
+
 export class ContentStore {
   private cache = new Map<string, Promise<unknown>>();
+  private pages = new Map<string, Promise<RoutedEntry | undefined>>();
 
   constructor(private readonly db: Queryable) {}
 
   /** Drops cached entries; called when an import commits (on any instance). */
   invalidate(): void {
     this.cache.clear();
+    this.pages.clear();
   }
 
   private cached<T>(key: string, load: () => Promise<T>): Promise<T> {
@@ -52,7 +57,23 @@ export class ContentStore {
     return hit;
   }
 
-  async byPath(path: string, options: { preview: boolean }): Promise<RoutedEntry | undefined> {
+  /** The published page at a path, from memory when it was asked for recently. */
+  byPath(path: string, options: { preview: boolean }): Promise<RoutedEntry | undefined> {
+    if (options.preview) return this.queryPath(path, true);
+    let hit = this.pages.get(path);
+    if (hit) {
+      this.pages.delete(path);
+    } else {
+      hit = this.queryPath(path, false);
+      hit.catch(() => this.pages.delete(path));
+    }
+    this.pages.set(path, hit);
+    if (this.pages.size > PAGE_CACHE_SIZE) this.pages.delete(this.pages.keys().next().value as string);
+    return hit;
+  }
+
+  private async queryPath(path: string, preview: boolean): Promise<RoutedEntry | undefined> {
+    const options = { preview };
     const rows = await this.db.query<RoutedEntry>(
       `select ${COLUMNS}, r.version as "routeVersion" from content_routes r join content_entries e on e.id = r.entry_id
        where r.path = $1 and (e.published or $2)`,
@@ -70,6 +91,7 @@ export class ContentStore {
   }
 
   async byId(id: string, options: { preview: boolean }): Promise<StoredEntry | undefined> {
+    if (!options.preview) return this.cached(`id:${id}`, async () => (await this.byIds([id], options))[0]);
     return (await this.byIds([id], options))[0];
   }
 
