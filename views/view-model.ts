@@ -323,3 +323,13 @@ export interface PreviewErrorModel {
   chrome: Chrome;
   message: string;
 }
+
+/** Related resources of one product: /{product}/resources (spec §2 related-resource links). */
+export interface ResourcesPageModel {
+  chrome: Chrome;
+  breadcrumbs: Crumb[];
+  title: string;
+  cards: CardLink[];
+  helpful: HelpfulTopicsModel;
+  contact: ContactBlockModel;
+}

@@ -7,7 +7,7 @@ import type { ReactElement } from 'react';
 import type { Config } from '../config.ts';
 import type { RoutedEntry, StoredEntry } from '../content/store.ts';
 import type { KbArticle, KbPlatform, Page, Product, ResourceCard, FeaturedContent } from '../content/schemas.ts';
-import { buildChrome, cardOf, productHref, type ChromeInput } from '../pages/chrome.ts';
+import { buildChrome, cardOf, productHref, visitorOf, type ChromeInput } from '../pages/chrome.ts';
 import { docsTree, treeModel, placeOf, siblingsModel, upNextModel, deploymentSelector, noticeOf } from '../pages/docs.ts';
 import {
   isPreview, bodyOf, feedbackModel, contactModel, communityHref, HELPFUL_EXTERNAL, MORE_WAYS_TO_GET_HELP, PARTNER_PORTAL,
@@ -25,6 +25,7 @@ import { KbHomePage } from '../../views/pages/kb-home-page.tsx';
 import { FormShellPage } from '../../views/pages/form-shell-page.tsx';
 import { VersionNotFoundPage } from '../../views/pages/version-not-found-page.tsx';
 import { PreviewErrorPage } from '../../views/pages/preview-error-page.tsx';
+import { ResourcesPage } from '../../views/pages/resources-page.tsx';
 
 /** Products that never had a Server edition: their notices leave out Server end of support (spec §2). */
 const NO_SERVER_EDITION = new Set(['pagerline', 'plotline']);
@@ -303,8 +304,31 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
       helpful={{ cards: helpful, external: HELPFUL_EXTERNAL }} contact={contactModel(c)} />;
   }
 
+  // Personalised (signed-in) and preview responses are never shared by caches.
   const send = (reply: FastifyReply, preview: boolean, loaded: Loaded) =>
-    reply.page(loaded.view, { status: loaded.status ?? 200, cache: preview ? 'private' : 'public' });
+    reply.page(loaded.view, {
+      status: loaded.status ?? 200,
+      cache: preview || visitorOf(reply.request).signedIn ? 'private' : 'public',
+    });
+
+  // Related resources of a product (spec §2): /{resourceSlug}/resources.
+  app.get<{ Params: { slug: string } }>('/:slug/resources', async (request, reply) => {
+    const products = await app.content.memo('products', () => app.content.ofType('product', { preview: false }));
+    const product = products.find((p) => (p.fields.resourceSlug ?? p.id) === request.params.slug);
+    if (!product) return notFound(request, reply);
+    const f = product.fields as Product;
+    const cards = (await app.content.ofType('resourceCard', { preview: false })).map((e) => e.fields as ResourceCard);
+    const related = cards.filter((card) => card.relatedApps?.includes(product.id) && card.buttonLink).map(cardOf);
+    const title = `${f.productName} ${f.deployment} resources`;
+    const c = await chrome(request, { title, path: `/${request.params.slug}/resources`, language: 'en-US', preview: false,
+      metaDescription: `Community, training and other resources for ${f.productName} ${f.deployment}.` });
+    return send(reply, false, {
+      view: <ResourcesPage chrome={c} title={title}
+        breadcrumbs={[{ label: 'Support', href: '/' }, { label: `${f.productName} ${f.deployment}`, href: productHref(product) }]}
+        cards={related.length > 0 ? related : cards.filter((card) => card.buttonLink && !card.hideInHeader).map(cardOf)}
+        helpful={{ cards: [], external: HELPFUL_EXTERNAL }} contact={contactModel(c)} />,
+    });
+  });
 
   // Data center versions without a page of their own go to their documentation home.
   app.get<{ Params: { product: string; version: string } }>('/:product/:version', async (request, reply) => {

@@ -5,6 +5,11 @@ const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>
 export default async function sitemap(app: FastifyInstance, opts: { publicUrl: string }) {
   app.get('/sitemap.xml', async (_request, reply) => {
     const pages = await app.content.publishedPaths();
+    // Each product's related-resources page is derived from the product, not stored as a page.
+    for (const product of await app.content.ofType('product', { preview: false })) {
+      pages.push({ path: `/${String(product.fields.resourceSlug ?? product.id)}/resources`, lastPublished: null });
+    }
+    pages.sort((a, b) => a.path.localeCompare(b.path));
     const urls = pages.map((p) => {
       const lastmod = p.lastPublished ? `<lastmod>${new Date(p.lastPublished).toISOString().slice(0, 10)}</lastmod>` : '';
       return `<url><loc>${escapeXml(opts.publicUrl + p.path)}</loc>${lastmod}</url>`;

@@ -38,6 +38,15 @@ t.test('the sample help centre', async (t) => {
     const guide = await app.inject('/tracklight-cloud/docs/get-started');
     t.match(guide.body, 'View topics');
 
+    const hub = await app.inject('/migration/docs/plan-and-run-your-migration');
+    t.match(hub.body, 'Cloud migration', 'a hub collection is titled from its context');
+    t.notMatch(hub.body, 'name="version"', 'hub collections have no deployment selector');
+    t.match(collection.body, 'href="/tracklight-data-center"', 'product collections have one');
+
+    const resources = await app.inject('/tracklight-cloud/resources');
+    t.equal(resources.statusCode, 200);
+    t.match(resources.body, 'Fernhollow Community');
+
     const kbHome = await app.inject('/tracklight/kb');
     t.match(kbHome.body, '<h1>Tracklight Knowledge Base</h1>');
     t.match(kbHome.body, 'action="/search-results/"');
