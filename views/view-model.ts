@@ -333,3 +333,70 @@ export interface ResourcesPageModel {
   helpful: HelpfulTopicsModel;
   contact: ContactBlockModel;
 }
+
+/** Search filter state, all of it in the URL (spec §4 filter state). */
+export interface SearchState {
+  searchTerm: string;
+  deployment: 'cloud' | 'data_center' | '';
+  product: string;
+  version: string;
+  /** Selected content types (comma-separated in the URL). */
+  contentTypes: string[];
+  sort: 'relevance' | 'last_published';
+  category: string;
+  /** 1-based page number. */
+  page: number;
+}
+
+export interface SearchResultCard {
+  id: string;
+  position: number;
+  href: string;
+  title: string;
+  /** Escaped text with <mark> around matched terms, made by the search engine (never content HTML). */
+  descriptionHtml: import('./rich-text/safe-html.tsx').SafeHtml;
+  breadcrumbs: string[];
+  dateModified: string | null;
+  views: number;
+  helpfulCount: number;
+  products: { name: string; platform: 'cloud' | 'data_center'; versions: string[] }[];
+  contentTypeLabel: string;
+}
+
+export interface SearchFacetOption {
+  key: string;
+  label: string;
+  count?: number | undefined;
+  selected: boolean;
+  /** The URL with this option toggled (changing a filter returns to page 1, spec §4). */
+  href: string;
+}
+
+export interface SearchResultsModel {
+  chrome: Chrome;
+  state: SearchState;
+  /** New-filter experiment (spec §4): category tabs + content-type checkboxes, no product counts. */
+  newFilters: boolean;
+  status: 'empty' | 'results' | 'no-results' | 'error';
+  queryId?: string | undefined;
+  total: number;
+  pageSize: number;
+  /** 'Showing results for' the searched query and 'Search instead for' the original, when a spelling fix was used. */
+  rewrite?: { searched: string; original: string; originalHref: string } | undefined;
+  results: SearchResultCard[];
+  /** Content-type tabs with counts (experiment off) or category tabs (experiment on). */
+  tabs: SearchFacetOption[];
+  /** Content-type checkboxes (experiment on). */
+  contentTypeOptions: SearchFacetOption[];
+  deployments: SearchFacetOption[];
+  products: SearchFacetOption[];
+  /** Offered only for data center with a product chosen (spec §5). */
+  versions: SearchFacetOption[];
+  /** The chosen product as a removable tag: removing clears product, deployment and versions. */
+  productTag?: { label: string; removeHref: string } | undefined;
+  resetHref: string;
+  sortOptions: { value: 'relevance' | 'last_published'; label: string }[];
+  /** Page buttons: at most 10, shown only when total exceeds the page size. */
+  pagination: { pages: { number: number; href: string; current: boolean }[]; previousHref?: string | undefined; nextHref?: string | undefined } | null;
+  errorMessage?: string | undefined;
+}
