@@ -9,7 +9,7 @@ import { resolveContent, type EntryRow, type RouteRow } from './resolve.ts';
 import { ContentError, type Problem } from './problems.ts';
 
 /** Bump when the importer's output changes, so unchanged content is imported again. */
-export const IMPORT_FORMAT = 1;
+export const IMPORT_FORMAT = 2;
 export const CONTENT_CHANNEL = 'signpost_content';
 const BATCH = 500;
 
@@ -70,6 +70,14 @@ export async function importContent(db: Db, dir: string, options: ImportOptions 
       options.onProgress?.('write', done, plan.entries.length);
     }
     for (let i = 0; i < plan.routes.length; i += BATCH * 4) await insertRoutes(tx, plan.routes.slice(i, i + BATCH * 4));
+    await tx.query('delete from search_vocabulary');
+    const words = vocabulary(plan.entries);
+    for (let i = 0; i < words.length; i += BATCH * 10) {
+      await tx.query(
+        `insert into search_vocabulary (word, frequency) select word, frequency from jsonb_to_recordset($1::jsonb) as x(word text, frequency integer)`,
+        [JSON.stringify(words.slice(i, i + BATCH * 10))],
+      );
+    }
     await tx.query('insert into content_imports (digest, entry_count, source, duration_ms) values ($1, $2, $3, $4)', [
       digest, plan.entries.length, dir, Math.round(performance.now() - t0),
     ]);
@@ -80,15 +88,30 @@ export async function importContent(db: Db, dir: string, options: ImportOptions 
   return { imported: true, ...base, ms: { read: readMs, check: checkMs, write, total: performance.now() - t0 } };
 }
 
+/** Words of published searchable text, with how often they occur: the spelling dictionary. */
+function vocabulary(entries: EntryRow[]): { word: string; frequency: number }[] {
+  const counts = new Map<string, number>();
+  for (const e of entries) {
+    if (!e.published || e.search_text === null) continue;
+    const text = `${e.title ?? ''} ${e.description ?? ''} ${e.search_text}`.toLowerCase();
+    for (const word of text.match(/[a-z][a-z'-]{2,29}/g) ?? []) {
+      const clean = word.replace(/['-]+$/, '');
+      counts.set(clean, (counts.get(clean) ?? 0) + 1);
+    }
+  }
+  return [...counts].filter(([w]) => w.length >= 3).map(([word, frequency]) => ({ word, frequency }));
+}
+
 async function insertEntries(tx: Queryable, rows: EntryRow[]) {
   await tx.query(
     `insert into content_entries (id, type, published, source, source_line, path, title, context_id, product_id,
-       deployment, versions, language, last_published, fields, document, html)
+       deployment, versions, language, last_published, fields, document, html, description, search_text, product_name_id)
      select id, type, published, source, source_line, path, title, context_id, product_id,
-       deployment, versions, language, last_published, fields, document, html
+       deployment, versions, language, last_published, fields, document, html, description, search_text, product_name_id
      from jsonb_to_recordset($1::jsonb) as x(id text, type text, published boolean, source text, source_line integer,
        path text, title text, context_id text, product_id text, deployment text, versions text[], language text,
-       last_published timestamptz, fields jsonb, document jsonb, html text)`,
+       last_published timestamptz, fields jsonb, document jsonb, html text, description text, search_text text,
+       product_name_id text)`,
     [JSON.stringify(rows)],
   );
 }

@@ -5,7 +5,7 @@
 import type { Problem } from './problems.ts';
 import { LinkOptionsError, RichTextError } from './problems.ts';
 import { buildLink } from './links.ts';
-import { textOf, type Document } from './rich-text.ts';
+import { textOf, plainText, type Document } from './rich-text.ts';
 import type { LoadedEntry } from './load.ts';
 import type { Context, Product, Page, EntryKind } from './schemas.ts';
 import { checkDocument, headingAnchors, renderRichText, type LinkList, type LinkedEntry } from '../../views/rich-text/rich-text.tsx';
@@ -27,7 +27,14 @@ export interface EntryRow {
   fields: Record<string, unknown>;
   document: { document: Document; links: LinkList } | null;
   html: string | null;
+  /** Search: a short description, the body as text, and the product family. */
+  description: string | null;
+  search_text: string | null;
+  product_name_id: string | null;
 }
+
+/** Page types the search covers. */
+export const SEARCHABLE_TYPES: EntryKind[] = ['topic', 'topicSet', 'collection', 'kbArticle'];
 
 export interface RouteRow {
   path: string;
@@ -299,6 +306,14 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[]): Impo
     if (entryRoutes.length > 1) derived.routes = entryRoutes.map((r) => ({ path: r.path, version: r.version }));
     if (parentOf.has(entry.id)) derived.parentId = parentOf.get(entry.id);
     const deployment = product?.deployment ?? (entry.kind === 'product' ? (f.deployment as string) : null);
+    const searchable = SEARCHABLE_TYPES.includes(entry.kind);
+    const bodyText = searchable && entry.document ? plainText(entry.document, entry.embedded) : null;
+    const summary = (derived.sections as Record<string, string> | undefined)?.summary;
+    const firstLine = bodyText?.split('\n').find((l) => l.length > 40);
+    const description = searchable
+      ? String(f.metaDescription ?? f.description ?? summary ?? firstLine ?? '').slice(0, 400) || null
+      : null;
+    const family = product?.productNameId ?? (ctx?.fields.productNameId as string | undefined) ?? null;
     entries.push({
       id: entry.id,
       type: entry.kind,
@@ -316,6 +331,9 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[]): Impo
       fields: { ...f, ...derived },
       document: stored,
       html,
+      description,
+      search_text: bodyText,
+      product_name_id: family,
     });
   }
   return { entries, routes };

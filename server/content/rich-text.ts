@@ -93,3 +93,35 @@ export function entryTarget(id: string) {
 export function text(value: string, marks: string[] = []): Text {
   return { nodeType: 'text', value, marks: marks.map((type) => ({ type })), data: {} };
 }
+
+/** Readable text of a body for search: paragraphs, headings, callouts and code, one block a line. */
+export function plainText(doc: Document, embedded: Record<string, EmbeddedEntry> = {}): string {
+  const out: string[] = [];
+  const walk = (node: RichNode | Document, line: string[]) => {
+    if (node.nodeType === 'text') {
+      line.push((node as Text).value);
+      return;
+    }
+    const id = (node.data as { target?: { sys?: { id?: unknown } } }).target?.sys?.id;
+    const inner = typeof id === 'string' ? embedded[id] : undefined;
+    if (inner?.type === 'callout') {
+      if (inner.heading) out.push(inner.heading);
+      for (const child of inner.body.content as RichNode[]) flush(child);
+    } else if (inner?.type === 'codeBlock') {
+      out.push([inner.title, inner.code].filter(Boolean).join('\n'));
+    }
+    for (const child of ((node as Block).content ?? []) as RichNode[]) walk(child, line);
+  };
+  const flush = (node: RichNode) => {
+    const line: string[] = [];
+    walk(node, line);
+    const text = line.join('').replace(/\s+/g, ' ').trim();
+    if (text) out.push(text);
+  };
+  for (const node of doc.content as RichNode[]) {
+    if (['unordered-list', 'ordered-list', 'table'].includes(node.nodeType)) {
+      for (const child of (node as Block).content as RichNode[]) flush(child);
+    } else flush(node);
+  }
+  return out.join('\n');
+}

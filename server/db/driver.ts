@@ -33,8 +33,9 @@ export function pgliteDirFor(dataDir: string): string {
 
 async function openPglite(dir: string): Promise<Db> {
   const { PGlite } = await import('@electric-sql/pglite');
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
-  const pg = await PGlite.create(dir);
+  const pg = await PGlite.create(dir, { extensions: { pg_trgm } });
   const wrap = (q: { query: PGliteQuery; exec: (sql: string) => Promise<unknown> }): Queryable => ({
     async query<R>(sql: string, params: unknown[] = []) {
       return (await q.query<R>(sql, params)).rows;

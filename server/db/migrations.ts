@@ -77,4 +77,45 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'full-text search',
+    sql: /* sql */ `
+      create extension if not exists pg_trgm;
+
+      alter table content_entries
+        add column description text,
+        add column search_text text,
+        add column product_name_id text,
+        add column num_views integer not null default 0;
+      -- Title weighs more than description, description more than body (issue: search engine).
+      alter table content_entries add column search_vector tsvector generated always as (
+        setweight(to_tsvector('english', coalesce(title, '')), 'A') ||
+        setweight(to_tsvector('english', coalesce(description, '')), 'B') ||
+        setweight(to_tsvector('english', coalesce(search_text, '')), 'C')
+      ) stored;
+      create index content_entries_search_idx on content_entries using gin (search_vector);
+      -- Title and description alone: broad queries rank only the documents these match.
+      alter table content_entries add column head_vector tsvector generated always as (
+        setweight(to_tsvector('english', coalesce(title, '')), 'A') ||
+        setweight(to_tsvector('english', coalesce(description, '')), 'B')
+      ) stored;
+      create index content_entries_head_idx on content_entries using gin (head_vector);
+      create index content_entries_published_idx on content_entries (last_published desc nulls last);
+
+      -- Trust factors per entry, kept current by the feedback route.
+      create table entry_stats (
+        entry_id      text primary key,
+        helpful_count integer not null default 0,
+        num_views     integer not null default 0
+      );
+
+      -- Words of the corpus, for spelling suggestions.
+      create table search_vocabulary (
+        word      text primary key,
+        frequency integer not null
+      );
+      create index search_vocabulary_trgm_idx on search_vocabulary using gin (word gin_trgm_ops);
+    `,
+  },
 ];

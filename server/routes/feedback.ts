@@ -61,11 +61,20 @@ export default async function feedback(app: FastifyInstance) {
         path: '/', httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https', maxAge: 365 * 24 * 3600,
       });
     }
-    await app.db.query(
-      `insert into feedback (entry_id, visitor_key, helpful, reason) values ($1, $2, $3, $4)
-       on conflict (entry_id, visitor_key) do update set helpful = excluded.helpful, reason = excluded.reason, updated_at = now()`,
-      [entryId, visitor, helpful === 'yes', helpful === 'no' ? (reason ?? null) : null],
-    );
+    await app.db.transaction(async (tx) => {
+      await tx.query(
+        `insert into feedback (entry_id, visitor_key, helpful, reason) values ($1, $2, $3, $4)
+         on conflict (entry_id, visitor_key) do update set helpful = excluded.helpful, reason = excluded.reason, updated_at = now()`,
+        [entryId, visitor, helpful === 'yes', helpful === 'no' ? (reason ?? null) : null],
+      );
+      // helpfulCount is a search trust factor: recount this entry's answers.
+      await tx.query(
+        `insert into entry_stats (entry_id, helpful_count)
+         select $1, count(*) filter (where helpful)::int from feedback where entry_id = $1
+         on conflict (entry_id) do update set helpful_count = excluded.helpful_count`,
+        [entryId],
+      );
+    });
     request.log.info({ entryId, helpful, reason }, 'feedback stored');
     const next = helpful === 'no' && !reason ? 'reasons' : 'thanks';
     return reply.header('cache-control', 'no-store').redirect(`${route.path}?feedback=${next}#feedback`, 303);

@@ -1,0 +1,200 @@
+import type { ReactNode } from 'react';
+import type { SearchFacetOption, SearchResultsModel, SearchState } from '../view-model.ts';
+import { Document } from '../layout/document.tsx';
+import { SearchResultCard, countLabel } from '../parts/search-result-card.tsx';
+
+export const EMPTY_PROMPT = 'Enter a search term to find documentation, guides and knowledge-base articles.';
+export const SEARCH_ERROR_MESSAGE = 'Search is not available right now. Please try again in a moment.';
+
+/** The state the search form carries besides the term and sort (spec §4 filter state); empty ones are left out, never the page. */
+export function searchHiddenFields(state: SearchState): [string, string][] {
+  const fields: [string, string][] = [
+    ['deployment', state.deployment],
+    ['product', state.product],
+    ['version', state.version],
+    ['contentType', state.contentTypes.join(',')],
+    ['category', state.category],
+  ];
+  return fields.filter(([, value]) => value !== '');
+}
+
+/**
+ * Search results page (spec §2 /search-results/): title, the GET search form (term, sort and the filter
+ * state as hidden fields), then the results region that a later enhancement swaps as a whole.
+ */
+export function SearchResultsPage(props: SearchResultsModel) {
+  const { chrome, state, sortOptions } = props;
+  return (
+    <Document chrome={chrome}>
+      <div className="search-page">
+        <h1>Search</h1>
+        <form method="get" action="/search-results/" role="search" className="search-form search-page-form" data-island="search">
+          <div className="search-term-field">
+            <label htmlFor="search-term" className="visually-hidden">Search support</label>
+            <input id="search-term" type="search" name="searchTerm" defaultValue={state.searchTerm} />
+            {searchHiddenFields(state).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />)}
+            <button type="submit">Search</button>
+          </div>
+          {/* The sort select carries `sort`, so there is no hidden sort field (one value per name). */}
+          <div className="search-sort">
+            <label htmlFor="search-sort">Sort by</label>
+            <select id="search-sort" name="sort" defaultValue={state.sort}>
+              {sortOptions.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+            </select>
+            <button type="submit" className="secondary-button">Sort</button>
+          </div>
+        </form>
+        <div id="search-results-region">
+          <SearchResultsRegion {...props} />
+        </div>
+      </div>
+    </Document>
+  );
+}
+
+/**
+ * What a search changes: status line, tabs, filters, results, pagination, or the empty, no-results and
+ * error states. Only the short status line is a live region, never the list.
+ */
+export function SearchResultsRegion(model: SearchResultsModel) {
+  const { status, state } = model;
+  if (status === 'empty') {
+    return <p className="search-summary search-prompt" role="status">{EMPTY_PROMPT}</p>;
+  }
+  if (status === 'error') {
+    // Never the details of the failure (spec §8): a fixed or route-chosen message only.
+    return <p className="search-error" role="alert">{model.errorMessage ?? SEARCH_ERROR_MESSAGE}</p>;
+  }
+  return (
+    <div className="search-results">
+      <Tabs model={model} />
+      <div className="search-layout">
+        <Filters model={model} />
+        <div className="search-main">
+          {status === 'results' ? (
+            <>
+              <h2 className="search-heading">{`Showing results for "${model.rewrite?.searched ?? state.searchTerm}"`}</h2>
+              <p className="search-summary" role="status">{countLabel(model.total, 'result', 'results')}</p>
+              {model.rewrite ? (
+                <p className="search-rewrite">Search instead for <a href={model.rewrite.originalHref}>{model.rewrite.original}</a></p>
+              ) : null}
+              <ol className="search-result-list">
+                {model.results.map((r) => <SearchResultCard key={r.id} result={r} />)}
+              </ol>
+              {model.pagination ? <Pagination pagination={model.pagination} /> : null}
+            </>
+          ) : (
+            <>
+              <h2 className="search-heading">{`No results for "${state.searchTerm}"`}</h2>
+              <p className="search-summary" role="status">{countLabel(0, 'result', 'results')}</p>
+              <ul className="search-hints">
+                <li>Check the spelling of your search terms</li>
+                <li>Try broader or fewer words</li>
+                <li>Remove some filters <a href={model.resetHref}>Reset filters</a></li>
+              </ul>
+            </>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** Content-type tabs with counts (experiment off) or category tabs (experiment on), as plain links. */
+function Tabs({ model }: { model: SearchResultsModel }) {
+  if (model.tabs.length === 0) return null;
+  return (
+    <nav aria-label={model.newFilters ? 'Categories' : 'Content types'} className="search-tabs">
+      <ul>
+        {model.tabs.map((tab) => (
+          <li key={tab.key}>
+            <a href={tab.href} aria-current={tab.selected ? 'page' : undefined}>
+              {tab.count === undefined ? tab.label : `${tab.label} (${tab.count})`}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+function Filters({ model }: { model: SearchResultsModel }) {
+  const { productTag } = model;
+  return (
+    <aside aria-label="Filters" className="search-filters">
+      <h2>Filters</h2>
+      {productTag ? (
+        <p className="search-tag">
+          <span>{productTag.label}</span>
+          <a href={productTag.removeHref} aria-label={`Remove ${productTag.label}`}><span aria-hidden="true">×</span></a>
+        </p>
+      ) : null}
+      {model.newFilters && model.contentTypeOptions.length > 0 ? (
+        <FilterGroup heading="Content type">
+          <ul className="search-checks">
+            {model.contentTypeOptions.map((o) => (
+              <li key={o.key}>
+                <a href={o.href} className={o.selected ? 'is-selected' : undefined}>
+                  <span className="search-check-box" aria-hidden="true" />
+                  {optionText(o)}
+                  {o.selected ? <span className="visually-hidden"> (selected)</span> : null}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </FilterGroup>
+      ) : null}
+      <OptionGroup heading="Deployment" options={model.deployments} />
+      <OptionGroup heading="Product" options={model.products} />
+      <OptionGroup heading="Version" options={model.versions} />
+      <p className="search-reset"><a href={model.resetHref}>Reset filters</a></p>
+    </aside>
+  );
+}
+
+function FilterGroup({ heading, children }: { heading: string; children: ReactNode }) {
+  return (
+    <div className="search-filter-group">
+      <h3>{heading}</h3>
+      {children}
+    </div>
+  );
+}
+
+/** Single-choice options as links; the chosen one is marked current. Nothing when there are no options. */
+function OptionGroup({ heading, options }: { heading: string; options: SearchFacetOption[] }) {
+  if (options.length === 0) return null;
+  return (
+    <FilterGroup heading={heading}>
+      <ul className="search-options">
+        {options.map((o) => (
+          <li key={o.key}>
+            <a href={o.href} aria-current={o.selected ? 'true' : undefined}>{optionText(o)}</a>
+          </li>
+        ))}
+      </ul>
+    </FilterGroup>
+  );
+}
+
+function optionText(o: SearchFacetOption): string {
+  return o.count === undefined ? o.label : `${o.label} (${o.count})`;
+}
+
+function Pagination({ pagination }: { pagination: NonNullable<SearchResultsModel['pagination']> }) {
+  return (
+    <nav aria-label="Pagination" className="search-pagination">
+      <ul>
+        {pagination.previousHref ? <li><a href={pagination.previousHref} rel="prev">Previous</a></li> : null}
+        {pagination.pages.map((p) => (
+          <li key={p.number}>
+            <a href={p.href} aria-current={p.current ? 'page' : undefined}>
+              <span className="visually-hidden">Page </span>{`${p.number}`}
+            </a>
+          </li>
+        ))}
+        {pagination.nextHref ? <li><a href={pagination.nextHref} rel="next">Next</a></li> : null}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,47 @@
+import type { SearchResultCard as SearchResultCardModel } from '../view-model.ts';
+import { Html } from '../rich-text/safe-html.tsx';
+import { formatUpdated } from './dates.ts';
+
+const PLATFORM_LABELS: Record<SearchResultCardModel['products'][number]['platform'], string> = {
+  cloud: 'Cloud',
+  data_center: 'Data Center',
+};
+
+/** '1 view', '12 views'. */
+export function countLabel(n: number, singular: string, plural: string): string {
+  return `${n} ${n === 1 ? singular : plural}`;
+}
+
+/** 'Jira Cloud; Confluence Data Center 9.1, 9.2'. */
+export function productsLine(products: SearchResultCardModel['products']): string {
+  return products
+    .map((p) => `${p.name} ${PLATFORM_LABELS[p.platform]}${p.versions.length > 0 ? ` ${p.versions.join(', ')}` : ''}`)
+    .join('; ');
+}
+
+/**
+ * One search result (spec §2 Search results page): its location as plain text, the title link, the engine's
+ * highlighted description (escaped text with <mark>, the only injected HTML) and the facts line.
+ */
+export function SearchResultCard({ result }: { result: SearchResultCardModel }) {
+  const products = productsLine(result.products);
+  return (
+    <li className="search-result">
+      {result.breadcrumbs.length > 0 ? (
+        <ul className="search-result-path">
+          {result.breadcrumbs.map((crumb, i) => <li key={`${i}-${crumb}`}>{crumb}</li>)}
+        </ul>
+      ) : null}
+      <h3 className="search-result-title">
+        <a href={result.href} data-position={result.position}>{result.title}</a>
+      </h3>
+      <Html className="search-result-description" html={result.descriptionHtml} />
+      <ul className="search-result-meta">
+        {result.dateModified ? <li>{`Updated ${formatUpdated(result.dateModified)}`}</li> : null}
+        {products ? <li>{products}</li> : null}
+        <li>{countLabel(result.views, 'view', 'views')}</li>
+        {result.contentTypeLabel ? <li className="search-result-type">{result.contentTypeLabel}</li> : null}
+      </ul>
+    </li>
+  );
+}
