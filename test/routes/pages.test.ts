@@ -73,8 +73,9 @@ t.test('pages of the content tree', async (t) => {
     t.same(locs.sort(), [
       'https://help.example.test/acme-cloud/docs', 'https://help.example.test/acme-cloud/docs/basics',
       'https://help.example.test/acme-cloud/docs/first-steps', 'https://help.example.test/acme-data-center/2.0/docs/upgrade',
+      'https://help.example.test/acme-cloud/resources', 'https://help.example.test/acme-data-center/resources',
       'https://help.example.test/acme/kb', 'https://help.example.test/acme/kb/widget-crash',
-    ]);
+    ].sort());
     const robots = await app.inject('/robots.txt');
     t.match(robots.body, 'Sitemap: https://help.example.test/sitemap.xml');
   });
