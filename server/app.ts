@@ -10,6 +10,8 @@ import assetsPlugin from './plugins/assets.ts';
 import renderPlugin from './plugins/render.ts';
 import secretsPlugin from './plugins/secrets.ts';
 import feedback from './routes/feedback.ts';
+import searchApi from './routes/search-api.ts';
+import swagger from '@fastify/swagger';
 import pages from './routes/pages.tsx';
 import sitemap from './routes/sitemap.ts';
 
@@ -28,7 +30,9 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
     if (status >= 500) request.log.error({ err: error, url: request.url }, 'request failed');
     else request.log.info({ err: error, url: request.url }, 'bad request');
     const message = status >= 500 ? 'Something went wrong on our side. Please try again in a moment.' : error.message;
-    return reply.code(status).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(message);
+    reply.code(status).header('cache-control', 'no-store');
+    if (request.url.startsWith('/gateway/api/')) return reply.send({ statusCode: status, error: error.code ?? 'ERROR', message });
+    return reply.type('text/plain; charset=utf-8').send(message);
   });
 
   await fastify.register(dbPlugin, { databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...(opts.db ? { db: opts.db } : {}) });
@@ -40,7 +44,15 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(assetsPlugin);
   await fastify.register(renderPlugin);
 
+  // The API's schemas, published as OpenAPI at /gateway/api/help-content/v2/openapi.json.
+  await fastify.register(swagger, {
+    openapi: { info: { title: 'Signpost help content API', version: '2' } },
+    hideUntagged: true,
+  });
+  fastify.get('/gateway/api/help-content/v2/openapi.json', { schema: { hide: true } }, async () => fastify.swagger());
+
   fastify.get('/healthz', async () => ({ status: 'ok' }));
+  await fastify.register(searchApi);
   await fastify.register(sitemap, { publicUrl: config.publicUrl });
   await fastify.register(feedback);
   await fastify.register(pages, { config });

@@ -9,9 +9,13 @@ export type ContentTypeKey = (typeof CONTENT_TYPES)[number];
 export const PLATFORMS = ['cloud', 'data_center'] as const;
 export const SORTS = ['relevance', 'last_published'] as const;
 
-const Platform = Type.Union([Type.Literal('cloud'), Type.Literal('data_center')]);
-const ContentType = Type.Union([Type.Literal('topic'), Type.Literal('topic_set'), Type.Literal('collection'), Type.Literal('kb_article')]);
-const Sort = Type.Union([Type.Literal('relevance'), Type.Literal('last_published')]);
+/** A string enum as JSON Schema `enum`, so a bad value gets one clear message naming the allowed ones. */
+function StringEnum<T extends readonly string[]>(values: T) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values] });
+}
+const Platform = StringEnum(PLATFORMS);
+const ContentType = StringEnum(CONTENT_TYPES);
+const Sort = StringEnum(SORTS);
 
 export const SearchRequestSchema = Type.Object({
   query: Type.String({ minLength: 1, maxLength: 500, description: 'What the visitor typed' }),
