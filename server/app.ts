@@ -11,6 +11,7 @@ import renderPlugin from './plugins/render.ts';
 import secretsPlugin from './plugins/secrets.ts';
 import feedback from './routes/feedback.ts';
 import searchApi from './routes/search-api.ts';
+import searchPage from './routes/search-page.tsx';
 import swagger from '@fastify/swagger';
 import pages from './routes/pages.tsx';
 import sitemap from './routes/sitemap.ts';
@@ -55,5 +56,6 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(searchApi);
   await fastify.register(sitemap, { publicUrl: config.publicUrl });
   await fastify.register(feedback);
+  await fastify.register(searchPage, { config });
   await fastify.register(pages, { config });
 }

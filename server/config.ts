@@ -15,6 +15,7 @@ export const ConfigSchema = Type.Object({
   previewToken: Type.Optional(Type.String({ minLength: 32 })),
   identityUrl: Type.String({ pattern: '^(https?://|/)' }),
   staffDomain: Type.String({ minLength: 1 }),
+  searchNewFilters: Type.Boolean(),
 });
 export type Config = Static<typeof ConfigSchema>;
 
@@ -44,6 +45,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     previewToken: env.PREVIEW_TOKEN || undefined,
     identityUrl: (env.IDENTITY_URL || '/auth').replace(/\/+$/, ''),
     staffDomain: env.STAFF_EMAIL_DOMAIN || 'fernhollow.example',
+    searchNewFilters: bool('SEARCH_NEW_FILTERS', env.SEARCH_NEW_FILTERS, false),
   };
   const problems = [...Value.Errors(ConfigSchema, config)];
   if (problems.length > 0) {

@@ -10,7 +10,7 @@ declare module 'fastify' {
   }
   interface FastifyReply {
     /** Renders a React view as the whole HTML response. */
-    page(view: ReactElement, options?: { status?: number; cache?: 'public' | 'private' }): FastifyReply;
+    page(view: ReactElement, options?: { status?: number; cache?: 'public' | 'private'; fragment?: boolean }): FastifyReply;
   }
 }
 
@@ -26,7 +26,8 @@ export default fp(async (app) => {
   app.decorateReply('page', function page(view, options = {}) {
     const nonce = this.request.cspNonce;
     // The validator covers the page, not its per-response nonce, so unchanged pages revalidate.
-    const rendered = `<!doctype html>${renderToString(view)}`;
+    // A fragment is a region of a page for an htmx swap: the same view, without the document.
+    const rendered = options.fragment ? renderToString(view) : `<!doctype html>${renderToString(view)}`;
     this.header('etag', `"${createHash('sha1').update(rendered.replaceAll(nonce, '')).digest('base64url')}"`);
     const html = rendered;
     this.header('content-security-policy', [

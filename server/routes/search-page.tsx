@@ -1,0 +1,151 @@
+/**
+ * /search-results/: a plain GET form and links, complete without JavaScript (spec §2, §4, §5).
+ * An htmx request for the results region gets that region of the same view.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
+import { buildChrome } from '../pages/chrome.ts';
+import { search } from '../search/engine.ts';
+import { maskEmails } from '../search/highlight.ts';
+import {
+  CATEGORIES, CONTENT_TYPE_LABELS, PAGE_SIZE, chooseProduct, hrefOf, pageWindow, removeProduct, requestFor, reset,
+  stateFrom, toggleContentType, withFilter, effectiveTypes, type RawQuery,
+} from '../search/page-state.ts';
+import { CONTENT_TYPES, type SearchResponse } from '../search/schemas.ts';
+import type { SearchFacetOption, SearchResultsModel, SearchState } from '../../views/view-model.ts';
+import type { SafeHtml } from '../../views/rich-text/safe-html.tsx';
+import { SearchResultsPage, SearchResultsRegion } from '../../views/pages/search-results-page.tsx';
+
+export interface SearchPageOptions {
+  config: Pick<Config, 'publicUrl' | 'identityUrl' | 'staffDomain' | 'searchNewFilters'>;
+}
+
+const QuerySchema = {
+  type: 'object',
+  additionalProperties: true,
+  properties: {
+    searchTerm: { type: 'string', maxLength: 500 },
+    deployment: { type: 'string', enum: ['', 'cloud', 'data_center'] },
+    product: { type: 'string', pattern: '^[a-z0-9-]*$', maxLength: 100 },
+    version: { type: 'string', pattern: '^([0-9]+(\\.[0-9]+)*)?$' },
+    contentType: { type: 'string', pattern: '^[a-z_,]*$', maxLength: 200 },
+    sort: { type: 'string', enum: ['relevance', 'last_published'] },
+    category: { type: 'string', maxLength: 40 },
+    page: { type: 'integer', minimum: 1, maximum: 1000 },
+  },
+} as const;
+
+export default async function searchPage(app: FastifyInstance, opts: SearchPageOptions) {
+  const { config } = opts;
+
+  const handler = async (request: FastifyRequest<{ Querystring: RawQuery & { exact?: string } }>, reply: FastifyReply) => {
+    const state = stateFrom(request.query);
+    let response: SearchResponse | null = null;
+    let failed = false;
+    if (state.searchTerm) {
+      const started = performance.now();
+      try {
+        // 'Search instead for' the original term: exact=1 skips the spelling suggestion.
+        response = await search(app.db, requestFor(state), { suggest: request.query.exact !== '1' });
+        request.log.info({ queryId: response.queryId, term: maskEmails(state.searchTerm), total: response.pagination.total,
+          ms: Math.round(performance.now() - started) }, 'search');
+      } catch (error) {
+        failed = true;
+        request.log.error({ err: error, term: maskEmails(state.searchTerm) }, 'search failed');
+      }
+    }
+    const page = await searchPageModel(app, request, config, state, response, failed);
+    if (response) reply.header('x-query-id', response.queryId);
+    reply.header('vary', 'HX-Request');
+    const region = request.headers['hx-request'] === 'true' && !request.headers['hx-history-restore-request'] && !request.headers['hx-boosted'];
+    return reply.page(region ? <SearchResultsRegion {...page} /> : <SearchResultsPage {...page} />, {
+      status: failed ? 503 : 200, cache: 'public', fragment: region,
+    });
+  };
+  for (const url of ['/search-results', '/search-results/']) app.get(url, { schema: { querystring: QuerySchema } }, handler);
+}
+
+async function searchPageModel(
+  app: FastifyInstance, request: FastifyRequest, config: SearchPageOptions['config'], state: SearchState,
+  response: SearchResponse | null, failed: boolean,
+): Promise<SearchResultsModel> {
+  const chrome = await buildChrome(app, request, config, {
+    title: state.searchTerm ? `Search results for "${state.searchTerm}"` : 'Search', path: hrefOf(state), language: 'en-US', preview: false,
+    metaDescription: 'Search documentation, guides and knowledge-base articles.',
+  });
+  const newFilters = config.searchNewFilters;
+  const total = response?.pagination.total ?? 0;
+  const counts = new Map((response?.facets.contentTypes ?? []).map((c) => [c.key, c.count]));
+  const option = (key: string, label: string, selected: boolean, next: SearchState, count?: number): SearchFacetOption =>
+    ({ key, label, selected, href: hrefOf(next), ...(count === undefined ? {} : { count }) });
+
+  // Experiment off: content-type tabs with counts; on: category tabs and content-type checkboxes.
+  const types = effectiveTypes(state);
+  const tabs = newFilters
+    ? CATEGORIES.map((c) => option(c.key, c.name, state.category === c.key, withFilter(state, { category: c.key, contentTypes: [] })))
+    : [
+        option('all', 'All', state.contentTypes.length === 0, withFilter(state, { contentTypes: [] }), [...counts.values()].reduce((a, b) => a + b, 0)),
+        ...CONTENT_TYPES.filter((t) => counts.has(t) || state.contentTypes.includes(t)).map((t) =>
+          option(t, CONTENT_TYPE_LABELS[t], state.contentTypes.length === 1 && state.contentTypes[0] === t, withFilter(state, { contentTypes: [t] }), counts.get(t) ?? 0)),
+      ];
+  const category = CATEGORIES.find((c) => c.key === state.category) ?? CATEGORIES[0];
+  const contentTypeOptions = newFilters
+    ? (category?.contentTypes ?? []).map((t) => option(t, CONTENT_TYPE_LABELS[t], types.includes(t) && state.contentTypes.includes(t), toggleContentType(state, t)))
+    : [];
+
+  const platforms = response?.facets.products ?? [];
+  const deployments = (['cloud', 'data_center'] as const).map((d) =>
+    option(d, d === 'cloud' ? 'Cloud' : 'Data Center', state.deployment === d, withFilter(state, { deployment: d, version: '' })));
+  const products = platforms
+    .filter((p) => !state.deployment || p.platform === state.deployment)
+    .flatMap((p) => p.products.map((prod) => option(
+      `${prod.key}:${p.platform}`, `${prod.name} ${p.platform === 'cloud' ? 'Cloud' : 'Data Center'}`,
+      state.product === prod.key && state.deployment === p.platform, chooseProduct(state, prod.key, p.platform),
+      newFilters ? undefined : prod.count)));
+  const chosen = platforms.find((p) => p.platform === state.deployment)?.products.find((prod) => prod.key === state.product);
+  const versions = state.deployment === 'data_center' && state.product
+    ? (chosen?.versions ?? []).map((v) => option(v, v, state.version === v, withFilter(state, { version: state.version === v ? '' : v })))
+    : [];
+  const productName = chosen?.name ?? state.product;
+
+  const pages = pageWindow(total, state.page);
+  const rewritten = response?.metadata.query.rewrittenQuery;
+  return {
+    chrome,
+    state,
+    newFilters,
+    status: failed ? 'error' : !state.searchTerm ? 'empty' : total === 0 ? 'no-results' : 'results',
+    queryId: response?.queryId,
+    total,
+    pageSize: PAGE_SIZE,
+    rewrite: rewritten
+      ? { searched: rewritten, original: response?.metadata.query.originalQuery ?? state.searchTerm, originalHref: `${hrefOf(withFilter(state, {}))}&exact=1` }
+      : undefined,
+    results: (response?.results ?? []).map((r, i) => ({
+      id: r.content.contentAri,
+      position: (state.page - 1) * PAGE_SIZE + i + 1,
+      href: r.content.url,
+      title: r.content.title,
+      descriptionHtml: (r.highlights?.description ?? '') as SafeHtml,
+      breadcrumbs: r.content.breadcrumbs,
+      dateModified: r.content.metadata.lastPublishedAt,
+      views: r.content.metadata.trustFactors.numViews,
+      helpfulCount: r.content.metadata.trustFactors.helpfulCount,
+      products: r.content.products.map((p) => ({ name: p.name, platform: p.platform, versions: p.versions })),
+      contentTypeLabel: CONTENT_TYPE_LABELS[r.content.contentType],
+    })),
+    tabs,
+    contentTypeOptions,
+    deployments,
+    products,
+    versions,
+    productTag: state.product ? { label: productName, removeHref: hrefOf(removeProduct(state)) } : undefined,
+    resetHref: hrefOf(reset(state)),
+    sortOptions: [{ value: 'relevance', label: 'Relevance' }, { value: 'last_published', label: 'Last published' }],
+    pagination: pages.length > 0 ? {
+      pages: pages.map((n) => ({ number: n, href: hrefOf({ ...state, page: n }), current: n === state.page })),
+      previousHref: state.page > 1 ? hrefOf({ ...state, page: state.page - 1 }) : undefined,
+      nextHref: state.page < Math.ceil(total / PAGE_SIZE) ? hrefOf({ ...state, page: state.page + 1 }) : undefined,
+    } : null,
+  };
+}
