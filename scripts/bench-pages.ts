@@ -5,7 +5,7 @@
  */
 import { gzipSync, brotliCompressSync } from 'node:zlib';
 import Fastify from 'fastify';
-import app from '../server/app.ts';
+import app, { serverOptions } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { openDb } from '../server/db/driver.ts';
 import { migrate } from '../server/db/migrate.ts';
@@ -16,7 +16,7 @@ const RUNS = Number(process.env.BENCH_RUNS || 400);
 
 const db = await openDb({ pgliteDir: 'memory://' });
 await migrate(db);
-const server = Fastify({ logger: false });
+const server = Fastify({ ...serverOptions, logger: false });
 await server.register(app, { config: loadConfig({ LOG_LEVEL: 'silent' }), db });
 await server.ready();
 

@@ -16,6 +16,15 @@ import swagger from '@fastify/swagger';
 import pages from './routes/pages.tsx';
 import sitemap from './routes/sitemap.ts';
 
+/**
+ * Options for the Fastify instance that hosts the app: request bodies keep unknown fields so the
+ * schemas can refuse them with a 400 naming the field, rather than dropping them silently.
+ */
+export const serverOptions = {
+  ajv: { customOptions: { removeAdditional: false as const } },
+  bodyLimit: 1024 * 1024,
+};
+
 export interface AppOptions {
   config: Config;
   /** An open database to use instead of opening one from the configuration (tests). */

@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import { loadConfig, ConfigError } from './config.ts';
 import { loggerOptions } from './logger.ts';
-import app from './app.ts';
+import app, { serverOptions } from './app.ts';
 
 async function start() {
   let config;
@@ -15,7 +15,7 @@ async function start() {
     throw error;
   }
   const started = performance.now();
-  const server = Fastify({ logger: loggerOptions(config.logLevel), trustProxy: true, bodyLimit: 1024 * 1024 });
+  const server = Fastify({ ...serverOptions, logger: loggerOptions(config.logLevel), trustProxy: true });
   await server.register(app, { config });
 
   let closing = false;

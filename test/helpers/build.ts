@@ -7,7 +7,7 @@ import pg from 'pg';
 import { loadConfig } from '../../server/config.ts';
 import { openDb, type Db } from '../../server/db/driver.ts';
 import { migrate } from '../../server/db/migrate.ts';
-import app from '../../server/app.ts';
+import app, { serverOptions } from '../../server/app.ts';
 
 type Test = { teardown: (fn: () => unknown) => void };
 
@@ -67,7 +67,7 @@ export async function build(t: Test, options: BuildOptions = {}): Promise<Fastif
     CONTENT_DIR: options.contentDir ?? FIXTURE, PREVIEW_TOKEN, PUBLIC_URL: 'https://help.example.test', LOG_LEVEL: 'silent',
     ...options.env,
   });
-  const server = Fastify({ logger: { level: config.logLevel } });
+  const server = Fastify({ ...serverOptions, logger: { level: config.logLevel } });
   t.teardown(() => server.close());
   await server.register(app, { config, db });
   await server.ready();

@@ -1,0 +1,102 @@
+import t from 'tap';
+import { build, testDb, SAMPLE_CONTENT } from '../helpers/build.ts';
+import { markHighlights, maskEmails } from '../../server/search/highlight.ts';
+
+const URL = '/gateway/api/help-content/v2/search';
+
+t.test('the search API', async (t) => {
+  const db = await testDb(t);
+  const app = await build(t, { db, contentDir: SAMPLE_CONTENT });
+  const post = (payload: unknown) => app.inject({ method: 'POST', url: URL, payload: payload as Record<string, unknown> });
+
+  t.test('answers the request of spec §3 with the response of §3', async (t) => {
+    const res = await post({ query: 'smart mirror', pagination: { from: 0, size: 3 }, highlights: { enable: true }, facets: { enable: true }, language: 'en', sort: { by: 'relevance' } });
+    t.equal(res.statusCode, 200);
+    const body = res.json();
+    t.equal(res.headers['x-query-id'], body.queryId, 'queryId also in the X-Query-Id header');
+    t.same(Object.keys(body).sort(), ['facets', 'metadata', 'pagination', 'queryId', 'results']);
+    t.same(body.pagination, { from: 0, size: 3, total: body.pagination.total });
+    t.ok(body.pagination.total >= 3);
+    t.equal(body.results.length, 3);
+    const first = body.results[0];
+    t.match(first.content, {
+      contentAri: /^ari:cloud:help::/, title: String, description: String, url: /^\//,
+      products: [{ key: 'codebarn', name: 'Codebarn', platform: 'data_center' }],
+      metadata: { lastPublishedAt: /^\d{4}-/, trustFactors: { helpfulCount: Number, numViews: Number } },
+    });
+    t.match(first.highlights.description, /<mark>[^<]+<\/mark>/);
+    t.same(body.metadata, { query: { originalQuery: 'smart mirror', rewrittenQuery: null, searchedQuery: 'smart mirror' }, sort: { by: 'relevance' }, source: 'signpost-postgres-fts' });
+    t.ok(body.facets.contentTypes.length > 0);
+    t.match(body.facets.products[0], { platform: /cloud|data_center/, products: [{ key: String, name: String, count: Number }] });
+  });
+
+  t.test('facets count the whole match set, not the page', async (t) => {
+    const body = (await post({ query: 'configure', pagination: { from: 0, size: 1 } })).json();
+    const sum = body.facets.contentTypes.reduce((a: number, c: { count: number }) => a + c.count, 0);
+    t.equal(sum, body.pagination.total);
+    t.equal(body.results.length, 1);
+  });
+
+  t.test('filters: content types, product with platform and versions', async (t) => {
+    const kb = (await post({ query: 'upgrade', facetFilters: { contentTypes: ['kb_article'] } })).json();
+    t.ok(kb.results.length > 0);
+    t.ok(kb.results.every((r: { content: { contentType: string } }) => r.content.contentType === 'kb_article'));
+    const dc = (await post({ query: 'cluster', facetFilters: { products: [{ platform: 'data_center', key: 'tracklight', versions: ['10.4'] }] } })).json();
+    t.ok(dc.results.length > 0);
+    for (const r of dc.results) {
+      t.match(r.content.products[0], { key: 'tracklight', platform: 'data_center' });
+      t.ok(r.content.products[0].versions.includes('10.4'));
+      t.match(r.content.url, /^\/tracklight(-data-center\/10\.4\/docs|\/kb)\//, 'links go to the filtered version');
+    }
+  });
+
+  t.test('sort by last published', async (t) => {
+    const body = (await post({ query: 'configure', sort: { by: 'last_published' }, pagination: { from: 0, size: 20 } })).json();
+    const dates = body.results.map((r: { content: { metadata: { lastPublishedAt: string } } }) => r.content.metadata.lastPublishedAt);
+    t.same(dates, [...dates].sort().reverse());
+  });
+
+  t.test('a misspelt query is searched as the corpus spells it', async (t) => {
+    const body = (await post({ query: 'escalaton policy' })).json();
+    t.same(body.metadata.query, { originalQuery: 'escalaton policy', rewrittenQuery: 'escalation policy', searchedQuery: 'escalation policy' });
+    t.match(body.results[0].content.url, /escalation-policy/);
+  });
+
+  t.test('helpful answers raise the trust factor', async (t) => {
+    const before = (await post({ query: 'smart mirror' })).json().results;
+    const id = before[0].content.contentAri.split('/').pop();
+    await db.query('insert into entry_stats (entry_id, helpful_count) values ($1, 7)', [id]);
+    const after = (await post({ query: 'smart mirror' })).json().results;
+    t.equal(after.find((r: { content: { contentAri: string } }) => r.content.contentAri.endsWith(id)).content.metadata.trustFactors.helpfulCount, 7);
+  });
+
+  t.test('a malformed request is a 400 naming the field', async (t) => {
+    for (const [payload, field] of [
+      [{}, 'query'], [{ query: '' }, 'query'], [{ query: 'x', pagination: { from: -1, size: 10 } }, 'pagination/from'],
+      [{ query: 'x', pagination: { from: 0, size: 500 } }, 'pagination/size'], [{ query: 'x', sort: { by: 'best' } }, 'sort/by'],
+      [{ query: 'x', facetFilters: { products: [{ platform: 'mainframe', key: 'x' }] } }, 'platform'], [{ query: 'x', colour: 1 }, 'additional'],
+    ] as const) {
+      const res = await post(payload);
+      t.equal(res.statusCode, 400, JSON.stringify(payload));
+      t.match(res.json().message, field);
+    }
+    const huge = await post({ query: 'x'.repeat(20_000) });
+    t.equal(huge.statusCode, 413);
+  });
+
+  t.test('the schemas are published as OpenAPI', async (t) => {
+    const doc = (await app.inject('/gateway/api/help-content/v2/openapi.json')).json();
+    t.ok(doc.openapi);
+    t.ok(doc.paths[URL].post.requestBody);
+    t.ok(doc.paths[URL].post.responses['200']);
+  });
+});
+
+t.test('highlights escape the text before marking it', async (t) => {
+  t.equal(markHighlights('a <b>\u0002term\u0003</b> & "q"'), 'a &lt;b&gt;<mark>term</mark>&lt;/b&gt; &amp; &quot;q&quot;');
+  t.equal(markHighlights('\u0002open'), '<mark>open</mark>', 'an unclosed mark is closed');
+});
+
+t.test('e-mail-like text is masked', async (t) => {
+  t.equal(maskEmails('reset for jane.doe@example.com please'), 'reset for [email] please');
+});

@@ -1,0 +1,77 @@
+import t from 'tap';
+import { build, SAMPLE_CONTENT } from '../helpers/build.ts';
+import { stateFrom, hrefOf, requestFor, chooseProduct, reset, removeProduct, withFilter, pageWindow } from '../../server/search/page-state.ts';
+
+t.test('filter rules (spec §4, §5)', async (t) => {
+  const s = stateFrom({ searchTerm: 'upgrade', deployment: 'data_center', product: 'tracklight', version: '11.1', contentType: 'topic,kb_article', page: 3 });
+  t.equal(withFilter(s, { sort: 'last_published' }).page, 1, 'changing any filter returns to the first result');
+  t.same(chooseProduct(s, 'pagewell', 'cloud'), { ...s, product: 'pagewell', deployment: 'cloud', version: '', page: 1 }, 'choosing a product sets the deployment and clears the version');
+  t.same(reset(s), { ...s, deployment: '', product: '', version: '', contentTypes: [], page: 1 });
+  t.same(removeProduct(s), { ...s, product: '', deployment: '', version: '', page: 1 });
+  t.equal(stateFrom({ deployment: 'cloud', version: '11.1' }).version, '', 'versions only for data center');
+  t.same(requestFor(s).facetFilters?.products, [{ platform: 'data_center', key: 'tracklight', versions: ['11.1'] }]);
+  t.same(requestFor({ ...s, deployment: 'cloud', version: '' }).facetFilters?.products, [{ platform: 'cloud', key: 'tracklight' }]);
+  t.equal(requestFor({ ...s, product: '' }).facetFilters?.products, undefined, 'no deployment filter without a product');
+  t.equal(requestFor({ ...s, deployment: '' }).facetFilters?.products, undefined, 'no deployment filter without a deployment');
+  t.equal(requestFor(s).pagination?.from, 20);
+  t.equal(requestFor(s).language, 'en');
+  t.equal(hrefOf(stateFrom({ searchTerm: 'a b', contentType: 'topic,kb_article', page: 2 })), '/search-results/?searchTerm=a+b&contentType=topic%2Ckb_article&page=2');
+  t.same(pageWindow(5, 1), [], 'no pagination for one page');
+  t.same(pageWindow(400, 1), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 'at most 10 page buttons');
+  t.same(pageWindow(400, 38), [31, 32, 33, 34, 35, 36, 37, 38, 39, 40]);
+});
+
+for (const newFilters of [false, true]) {
+  t.test(`the results page, new-filter experiment ${newFilters ? 'on' : 'off'}`, async (t) => {
+    const app = await build(t, { contentDir: SAMPLE_CONTENT, env: { SEARCH_NEW_FILTERS: String(newFilters) } });
+    const get = (url: string) => app.inject(url);
+
+    const empty = await get('/search-results/');
+    t.equal(empty.statusCode, 200);
+    t.match(empty.body, 'Enter a search term');
+    t.notMatch(empty.body, 'x-query-id');
+    t.equal(empty.headers['x-query-id'], undefined, 'no search is made for an empty term');
+
+    const res = await get('/search-results/?searchTerm=configure');
+    t.equal(res.statusCode, 200);
+    t.match(res.headers.vary, 'HX-Request');
+    t.ok(res.headers['x-query-id']);
+    t.match(res.body, 'Showing results for &quot;configure&quot;');
+    t.match(res.body, 'aria-label="Pagination"', 'pagination when total exceeds the page size');
+    t.equal((res.body.match(/<li class="search-result"/g) ?? []).length, 10, '10 results per page');
+    if (newFilters) {
+      t.match(res.body, '>Troubleshooting<', 'category tabs');
+      t.notMatch(res.body, /Tracklight Cloud \(\d+\)/, 'no counts on products');
+    } else {
+      t.match(res.body, /Knowledge base \(\d+\)/, 'content-type tabs with counts');
+      t.match(res.body, /Tracklight Cloud[^<]*\(\d+\)|Tracklight Cloud<\/span>\s*<span[^>]*>\(?\d+/, 'product counts');
+    }
+    t.match(res.body, 'href="/search-results/?searchTerm=configure&amp;deployment=cloud&amp;product=tracklight"', 'choosing a product sets the deployment');
+
+    const dc = await get('/search-results/?searchTerm=configure&deployment=data_center&product=tracklight');
+    t.match(dc.body, 'version=11.3', 'data center offers that product\'s versions');
+    t.match(dc.body, 'Remove Tracklight');
+    const cloud = await get('/search-results/?searchTerm=configure&deployment=cloud&product=tracklight');
+    t.notMatch(cloud.body, 'version=11.3', 'no versions for cloud');
+
+    const fixed = await get('/search-results/?searchTerm=escalaton+policy');
+    t.match(fixed.body, 'Showing results for &quot;escalation policy&quot;');
+    t.match(fixed.body, 'Search instead for');
+    const exact = await get('/search-results/?searchTerm=escalaton+policy&exact=1');
+    t.notMatch(exact.body, 'Search instead for');
+
+    const none = await get('/search-results/?searchTerm=zzzqqq');
+    t.match(none.body, 'No results for &quot;zzzqqq&quot;');
+    t.notMatch(none.body, 'aria-label="Pagination"');
+
+    const region = await app.inject({ url: '/search-results/?searchTerm=configure', headers: { 'hx-request': 'true' } });
+    t.notMatch(region.body, '<html', 'an htmx request gets the region only');
+    t.match(region.body, 'Showing results for');
+    const restore = await app.inject({ url: '/search-results/?searchTerm=configure', headers: { 'hx-request': 'true', 'hx-history-restore-request': 'true' } });
+    t.match(restore.body, '<html', 'history restore gets the full page');
+
+    const bad = await get('/search-results/?searchTerm=x&page=zero');
+    t.equal(bad.statusCode, 400);
+    t.match(bad.body, 'page');
+  });
+}
