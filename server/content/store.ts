@@ -6,6 +6,7 @@ import type { Queryable } from '../db/driver.ts';
 import type { Document } from './rich-text.ts';
 import type { LinkList } from '../../views/rich-text/rich-text.tsx';
 import type { EntryKind } from './schemas.ts';
+import { Lru } from './lru.ts';
 
 export interface StoredEntry {
   id: string;
@@ -34,10 +35,14 @@ const COLUMNS = `e.id, e.type, e.published, e.path, e.title, e.context_id as "co
 
 /** Published pages kept in memory per instance, most recently used first. */
 const PAGE_CACHE_SIZE = 2000;
+/** Search responses are kept briefly: popular queries repeat, and helpful counts may lag a minute. */
+const SEARCH_CACHE_SIZE = 1000;
+const SEARCH_CACHE_MS = 60_000;
 
 export class ContentStore {
   private cache = new Map<string, Promise<unknown>>();
-  private pages = new Map<string, Promise<RoutedEntry | undefined>>();
+  private pages = new Lru<RoutedEntry | undefined>(PAGE_CACHE_SIZE);
+  private searches = new Lru<unknown>(SEARCH_CACHE_SIZE, SEARCH_CACHE_MS);
 
   constructor(private readonly db: Queryable) {}
 
@@ -45,6 +50,12 @@ export class ContentStore {
   invalidate(): void {
     this.cache.clear();
     this.pages.clear();
+    this.searches.clear();
+  }
+
+  /** A search response from the short-lived cache, or computed now. */
+  cachedSearch<T>(key: string, run: () => Promise<T>): Promise<T> {
+    return this.searches.get(key, run) as Promise<T>;
   }
 
   private cached<T>(key: string, load: () => Promise<T>): Promise<T> {
@@ -60,16 +71,7 @@ export class ContentStore {
   /** The published page at a path, from memory when it was asked for recently. */
   byPath(path: string, options: { preview: boolean }): Promise<RoutedEntry | undefined> {
     if (options.preview) return this.queryPath(path, true);
-    let hit = this.pages.get(path);
-    if (hit) {
-      this.pages.delete(path);
-    } else {
-      hit = this.queryPath(path, false);
-      hit.catch(() => this.pages.delete(path));
-    }
-    this.pages.set(path, hit);
-    if (this.pages.size > PAGE_CACHE_SIZE) this.pages.delete(this.pages.keys().next().value as string);
-    return hit;
+    return this.pages.get(path, () => this.queryPath(path, false));
   }
 
   private async queryPath(path: string, preview: boolean): Promise<RoutedEntry | undefined> {

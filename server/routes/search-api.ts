@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { search } from '../search/engine.ts';
 import { maskEmails } from '../search/highlight.ts';
@@ -17,7 +18,9 @@ export default async function searchApi(app: FastifyInstance) {
     },
   }, async (request, reply) => {
     const started = performance.now();
-    const response = await search(app.db, request.body);
+    const cached = await app.content.cachedSearch(JSON.stringify(request.body), () => search(app.db, request.body));
+    // Each response has its own query id, also when the results came from the cache.
+    const response = { ...cached, queryId: randomUUID() };
     request.log.info({
       queryId: response.queryId, term: maskEmails(request.body.query), total: response.pagination.total,
       rewritten: response.metadata.query.rewrittenQuery !== null, ms: Math.round(performance.now() - started),

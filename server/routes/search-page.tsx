@@ -2,6 +2,7 @@
  * /search-results/: a plain GET form and links, complete without JavaScript (spec §2, §4, §5).
  * An htmx request for the results region gets that region of the same view.
  */
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { buildChrome } from '../pages/chrome.ts';
@@ -46,7 +47,10 @@ export default async function searchPage(app: FastifyInstance, opts: SearchPageO
       const started = performance.now();
       try {
         // 'Search instead for' the original term: exact=1 skips the spelling suggestion.
-        response = await search(app.db, requestFor(state), { suggest: request.query.exact !== '1' });
+        const searchRequest = requestFor(state);
+        const suggest = request.query.exact !== '1';
+        const cached = await app.content.cachedSearch(JSON.stringify([searchRequest, suggest]), () => search(app.db, searchRequest, { suggest }));
+        response = { ...cached, queryId: randomUUID() };
         request.log.info({ queryId: response.queryId, term: maskEmails(state.searchTerm), total: response.pagination.total,
           ms: Math.round(performance.now() - started) }, 'search');
       } catch (error) {

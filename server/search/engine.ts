@@ -108,8 +108,11 @@ async function run(db: Queryable, request: SearchRequest, text: string, mode: Ma
   const cjk = CJK.test(text);
 
   const all = plan(request, text, mode);
-  const [{ total } = { total: 0 }] = await db.query<{ total: number }>(
-    `select count(*)::int as total from content_entries e where ${all.where}`, all.params);
+  // Without a content-type filter the type facet already counts every match: no separate count.
+  const facetResult = facetsOn ? await facets(db, request, text, mode) : { contentTypes: [], products: [] };
+  const total = facetsOn && !(request.facetFilters?.contentTypes?.length)
+    ? facetResult.contentTypes.reduce((sum, c) => sum + c.count, 0)
+    : (await db.query<{ total: number }>(`select count(*)::int as total from content_entries e where ${all.where}`, all.params))[0]?.total ?? 0;
 
   const broad = total > RANK_ALL_LIMIT;
   const q = tsQuery(mode);
@@ -179,7 +182,7 @@ async function run(db: Queryable, request: SearchRequest, text: string, mode: Ma
   return {
     queryId: randomUUID(),
     results,
-    facets: facetsOn ? await facets(db, request, text, mode) : { contentTypes: [], products: [] },
+    facets: facetResult,
     pagination: { from, size, total },
     metadata: { query: { originalQuery: text, rewrittenQuery: null, searchedQuery: text }, sort: { by: sort }, source: SEARCH_SOURCE },
   };
