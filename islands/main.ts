@@ -1,23 +1,32 @@
 /**
  * Browser entry: finds server-rendered elements marked data-island="name" and enhances each once.
  * One broken island never breaks the others or the page, which works without any of this.
+ * An island may be asynchronous (it may load its own chunk); data-island-ready says 'pending' until it
+ * has finished, then 'true', or 'failed'.
  */
-type Enhancer = (element: HTMLElement) => void;
+import { enhanceSearch } from './search.ts';
 
-const islands: Record<string, Enhancer> = {};
+type Enhancer = (element: HTMLElement) => void | Promise<void>;
+
+const islands: Record<string, Enhancer> = {
+  search: enhanceSearch,
+};
 
 export function enhanceAll(root: ParentNode = document): void {
   document.documentElement.classList.add('js-enabled');
   for (const element of root.querySelectorAll<HTMLElement>('[data-island]')) {
     const name = element.dataset.island ?? '';
     const enhance = islands[name];
-    if (!enhance || element.dataset.islandReady === 'true') continue;
-    try {
-      enhance(element);
-      element.dataset.islandReady = 'true';
-    } catch (error) {
-      console.error(`island ${name} failed`, error);
-    }
+    if (!enhance || element.dataset.islandReady) continue;
+    element.dataset.islandReady = 'pending';
+    // Through a promise, so a throw and a rejection are caught alike.
+    Promise.resolve().then(() => enhance(element)).then(
+      () => { element.dataset.islandReady = 'true'; },
+      (error: unknown) => {
+        element.dataset.islandReady = 'failed';
+        console.error(`island ${name} failed`, error);
+      },
+    );
   }
 }
 

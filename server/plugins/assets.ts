@@ -31,23 +31,26 @@ export default fp(async (app) => {
   // Islands are split: what a page type alone needs (htmx, for search) is a chunk loaded by import(),
   // so other pages never download it. Built in memory at start-up; nothing is written.
   const outdir = join(projectRoot, 'assets/islands');
+  const entryPoint = 'islands/main.ts';
   const bundle = await build({
-    entryPoints: [join(projectRoot, 'islands/main.ts')],
+    entryPoints: [join(projectRoot, entryPoint)],
     bundle: true, splitting: true, minify: true, format: 'esm', target: 'es2020', write: false, logLevel: 'silent',
     absWorkingDir: projectRoot, outdir, entryNames: '[name].[hash]', chunkNames: 'chunks/[name].[hash]', metafile: true,
   });
+  const posix = (from: string, to: string) => relative(from, to).split(sep).join('/');
   let jsPath = '';
   for (const file of bundle.outputFiles) {
-    const name = relative(outdir, file.path).split(sep).join('/');
     const body = Buffer.from(file.contents);
+    // A module loaded by import() is the entry point of its own chunk in the metafile; ours is main.ts.
+    const isEntry = bundle.metafile.outputs[posix(projectRoot, file.path)]?.entryPoint === entryPoint;
     // The entry keeps the name pages have always linked (islands.<sha-256>, like the stylesheet); its bytes
-    // name its chunks by their hashes, so a changed chunk changes the entry's name too.
-    const entry = bundle.metafile.outputs[relative(projectRoot, file.path).split(sep).join('/')]?.entryPoint !== undefined;
-    const path = entry ? `/assets/islands.${hash(body)}.js` : `/assets/${name}`;
-    if (entry) jsPath = path;
+    // name its chunks by their hashes, so a changed chunk changes its name too. Chunks are served where
+    // the entry's relative import() finds them.
+    const path = isEntry ? `/assets/islands.${hash(body)}.js` : `/assets/${posix(outdir, file.path)}`;
+    if (isEntry) jsPath = path;
     files.set(path, { body, type: JS });
   }
-  if (!jsPath) throw new Error('assets: esbuild produced no entry for islands/main.ts');
+  if (!jsPath) throw new Error(`assets: esbuild produced no output for ${entryPoint}`);
 
   app.decorate('assets', { css: cssPath, js: jsPath });
   for (const [path, file] of files) {

@@ -20,15 +20,18 @@ export function searchHiddenFields(state: SearchState): [string, string][] {
 
 /**
  * Search results page (spec §2 /search-results/): title, the GET search form (term, sort and the filter
- * state as hidden fields), then the results region that a later enhancement swaps as a whole.
+ * state as hidden fields), then the results region that the enhancement (islands/search.ts) swaps as a whole.
+ * The htmx attributes are inherited by the form and the region's links: with scripts, each of their requests
+ * swaps the region's content, and a new one replaces one still running (spec §4).
  */
 export function SearchResultsPage(props: SearchResultsModel) {
   const { chrome, state, sortOptions } = props;
   return (
     <Document chrome={chrome}>
-      <div className="search-page">
+      <div className="search-page" hx-target="#search-results-region" hx-swap="innerHTML" hx-sync="#search-results-region:replace">
         <h1>Search</h1>
-        <form method="get" action="/search-results/" role="search" className="search-form search-page-form" data-island="search">
+        <form method="get" action="/search-results/" role="search" className="search-form search-page-form" data-island="search"
+          data-error-message={SEARCH_ERROR_MESSAGE}>
           <div className="search-term-field">
             <label htmlFor="search-term" className="visually-hidden">Search support</label>
             <input id="search-term" type="search" name="searchTerm" defaultValue={state.searchTerm} />
