@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyError } from 'fastify';
 import formbody from '@fastify/formbody';
 import cookie from '@fastify/cookie';
 import etag from '@fastify/etag';
+import compress from '@fastify/compress';
 import type { Config } from './config.ts';
 import type { Db } from './db/driver.ts';
 import dbPlugin from './plugins/db.ts';
@@ -50,6 +51,8 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(secretsPlugin);
   await fastify.register(formbody, { bodyLimit: 16 * 1024 });
   await fastify.register(cookie);
+  // Pages and assets go out gzip- or brotli-compressed when the client accepts it.
+  await fastify.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
   await fastify.register(etag);
   await fastify.register(assetsPlugin);
   await fastify.register(renderPlugin);

@@ -113,3 +113,12 @@ t.test('with no content stored, a broken tree stops start-up with its problems',
   await appendFile(`${dir}/products/acme-cloud.yaml`, 'colour: blue\n');
   await t.rejects(build(t, { contentDir: dir }), /products\/acme-cloud\.yaml:5: colour: unknown field/);
 });
+
+t.test('pages are sent compressed to clients that accept it', async (t) => {
+  const app = await build(t);
+  const res = await app.inject({ url: '/acme-cloud/docs/first-steps', headers: { 'accept-encoding': 'gzip' } });
+  t.equal(res.statusCode, 200);
+  t.equal(res.headers['content-encoding'], 'gzip');
+  const { gunzipSync } = await import('node:zlib');
+  t.match(gunzipSync(res.rawPayload).toString(), '<h1>First steps</h1>');
+});
