@@ -2,7 +2,6 @@ import t from 'tap';
 import type { ReactElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import {
-  ANONYMOUS,
   type CardLink,
   type Chrome,
   type CollectionPageModel,
@@ -22,39 +21,11 @@ import { KbHomePage } from '../../views/pages/kb-home-page.tsx';
 import { FormShellPage } from '../../views/pages/form-shell-page.tsx';
 import { VersionNotFoundPage } from '../../views/pages/version-not-found-page.tsx';
 import { PreviewErrorPage } from '../../views/pages/preview-error-page.tsx';
+import { chromeFixture, CONTACT_FIXTURE } from '../helpers/chrome.ts';
 
-const chrome: Chrome = {
-  siteName: 'Support',
-  logoUrl: '/assets/content/fernhollow-logo.svg',
-  lang: 'en',
-  localePrefix: '',
-  preview: false,
-  assets: { css: '/assets/site.css', js: '/assets/site.js' },
-  nonce: 'n0nce',
-  canonicalUrl: 'https://help.example.test/',
-  title: 'Support',
-  year: 2026,
-  visitor: ANONYMOUS,
-  header: {
-    logoUrl: '/assets/content/fernhollow-logo.svg',
-    homeHref: '/',
-    products: { cloud: [], dataCenter: [] },
-    guides: [],
-    documentation: [],
-    resources: [],
-    menus: [],
-    additionalLinks: [],
-    contactHref: '/contact',
-    loginHref: '/login?continue=%2F',
-    supportBase: 'https://support.example.test',
-    manageProfileHref: '/profile',
-    switchAccountHref: '/switch',
-    logoutHref: '/logout',
-    waffle: false,
-  },
-};
+const chrome: Chrome = chromeFixture({});
 
-const contact: ContactBlockModel = { contactHref: '/contact', communityHref: 'https://community.example.test', signedIn: false, loginHref: '/login' };
+const contact: ContactBlockModel = CONTACT_FIXTURE;
 
 const render = (element: ReactElement) => renderToStaticMarkup(element);
 

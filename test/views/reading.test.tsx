@@ -23,39 +23,11 @@ import { UpNext } from '../../views/parts/up-next.tsx';
 import { TopicPage } from '../../views/pages/topic-page.tsx';
 import { TopicSetPage } from '../../views/pages/topic-set-page.tsx';
 import { KbArticlePage } from '../../views/pages/kb-article-page.tsx';
+import { chromeFixture, CONTACT_FIXTURE } from '../helpers/chrome.ts';
 
-const chrome: Chrome = {
-  siteName: 'Support',
-  logoUrl: '/assets/content/fernhollow-logo.svg',
-  lang: 'en',
-  localePrefix: '',
-  preview: false,
-  assets: { css: '/assets/site.css', js: '/assets/site.js' },
-  nonce: 'n0nce',
-  canonicalUrl: 'https://help.example.test/tracklight-cloud/docs/create-an-issue',
-  title: 'Create an issue',
-  year: 2026,
-  visitor: ANONYMOUS,
-  header: {
-    logoUrl: '/assets/content/fernhollow-logo.svg',
-    homeHref: '/',
-    products: { cloud: [], dataCenter: [] },
-    guides: [],
-    documentation: [],
-    resources: [],
-    menus: [],
-    additionalLinks: [],
-    contactHref: '/contact',
-    loginHref: '/login?continue=%2F',
-    supportBase: 'https://support.example.test',
-    manageProfileHref: '/profile',
-    switchAccountHref: '/switch',
-    logoutHref: '/logout',
-    waffle: false,
-  },
-};
+const chrome: Chrome = chromeFixture({ canonicalUrl: 'https://help.example.test/tracklight-cloud/docs/create-an-issue', title: 'Create an issue' });
 
-const contact: ContactBlockModel = { contactHref: '/contact', communityHref: 'https://community.example.test', signedIn: false, loginHref: '/login' };
+const contact: ContactBlockModel = CONTACT_FIXTURE;
 
 const feedback = (state: FeedbackModel['state']): FeedbackModel => ({
   action: '/feedback', entryId: 'tracklight-cloud-create-an-issue', returnTo: '/tracklight-cloud/docs/create-an-issue',

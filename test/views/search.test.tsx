@@ -1,7 +1,6 @@
 import t from 'tap';
 import { renderToStaticMarkup } from 'react-dom/server';
 import {
-  ANONYMOUS,
   type Chrome,
   type SearchFacetOption,
   type SearchResultCard,
@@ -10,37 +9,13 @@ import {
 import { trustRenderedMarkup } from '../../views/rich-text/safe-html.tsx';
 import { SearchResultsPage, SearchResultsRegion } from '../../views/pages/search-results-page.tsx';
 import { SearchResultCard as ResultCard } from '../../views/parts/search-result-card.tsx';
+import { chromeFixture, CONTACT_FIXTURE } from '../helpers/chrome.ts';
 
-const chrome: Chrome = {
-  siteName: 'Support',
-  logoUrl: '/logo.svg',
-  lang: 'en',
-  localePrefix: '',
-  preview: false,
-  assets: { css: '/assets/site.css', js: '/assets/site.js' },
-  nonce: 'n0nce',
+const chrome: Chrome = chromeFixture({
   canonicalUrl: 'https://help.example.test/search-results/',
   title: 'Search',
-  year: 2026,
-  visitor: ANONYMOUS,
-  header: {
-    logoUrl: '/logo.svg',
-    homeHref: '/',
-    products: { cloud: [], dataCenter: [] },
-    guides: [],
-    documentation: [],
-    resources: [],
-    menus: [],
-    additionalLinks: [],
-    contactHref: '/contact',
-    loginHref: '/login?continue=%2Fsearch-results%2F',
-    supportBase: 'https://support.example.test',
-    manageProfileHref: '/profile',
-    switchAccountHref: '/switch',
-    logoutHref: '/logout',
-    waffle: false,
-  },
-};
+});
+chrome.header = { ...chrome.header, logoUrl: '/logo.svg', loginHref: '/login?continue=%2Fsearch-results%2F' };
 
 const textOf = (html: string) =>
   html.replace(/<[^>]*>/g, '').replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
