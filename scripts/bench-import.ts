@@ -3,39 +3,13 @@
  * fresh file-backed PGlite (default) or a fresh database on DATABASE_URL.
  * Usage: npm run bench:import -- [dir]
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import pg from 'pg';
-import { openDb, type Db } from '../server/db/driver.ts';
+import { resolve } from 'node:path';
+import { freshDb } from './bench-db.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { importContent } from '../server/content/import.ts';
 
 const dir = resolve(process.argv[2] ?? 'content');
-const url = process.env.DATABASE_URL;
-let db: Db;
-let cleanup: () => Promise<void>;
-if (url) {
-  const name = `signpost_bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  db = await openDb({ databaseUrl: target.toString(), pgliteDir: '' });
-  cleanup = async () => {
-    await db.close();
-    await admin.query(`drop database ${name} with (force)`);
-    await admin.end();
-  };
-} else {
-  const dataDir = await mkdtemp(join(tmpdir(), 'signpost-bench-'));
-  db = await openDb({ pgliteDir: join(dataDir, 'pglite') });
-  cleanup = async () => {
-    await db.close();
-    await rm(dataDir, { recursive: true, force: true });
-  };
-}
+const { db, done: cleanup } = await freshDb();
 try {
   await migrate(db);
   const memBefore = process.memoryUsage().rss;

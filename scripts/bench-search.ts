@@ -6,14 +6,12 @@
  *    included; results-page render p50.
  * Uses a file-backed PGlite, or with DATABASE_URL a fresh database on that server.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import Fastify from 'fastify';
-import pg from 'pg';
 import app, { serverOptions } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
-import { openDb, type Db } from '../server/db/driver.ts';
+import { openDb } from '../server/db/driver.ts';
+import { freshDb } from './bench-db.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { importContent } from '../server/content/import.ts';
 import { loadJudgements, meanReciprocalRank } from '../server/search/relevance.ts';
@@ -24,23 +22,6 @@ const CLIENTS = 10;
 const REQUESTS = Number(process.env.BENCH_REQUESTS || 600);
 const pct = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * p))] ?? 0;
 const ms = (n: number) => `${n.toFixed(1)} ms`;
-
-async function freshDb(): Promise<{ db: Db; done: () => Promise<void> }> {
-  const url = process.env.DATABASE_URL;
-  if (url) {
-    const name = `signpost_bench_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const target = new URL(url);
-    target.pathname = `/${name}`;
-    const db = await openDb({ databaseUrl: target.toString(), pgliteDir: '' });
-    return { db, done: async () => { await db.close(); await admin.query(`drop database ${name} with (force)`); await admin.end(); } };
-  }
-  const dir = await mkdtemp(join(tmpdir(), 'signpost-bench-'));
-  const db = await openDb({ pgliteDir: join(dir, 'pglite') });
-  return { db, done: async () => { await db.close(); await rm(dir, { recursive: true, force: true }); } };
-}
 
 // Relevance on the sample content (in memory).
 {
