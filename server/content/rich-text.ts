@@ -74,18 +74,6 @@ export interface TocItem {
   level: 2 | 3;
 }
 
-/** Ids of entries a document embeds or links to, for the link list. */
-export function referencedIds(doc: Document): string[] {
-  const ids = new Set<string>();
-  const walk = (node: RichNode | Document) => {
-    const target = (node.data as { target?: { sys?: { id?: unknown } } }).target;
-    if (typeof target?.sys?.id === 'string') ids.add(target.sys.id);
-    if ('content' in node) for (const child of node.content as RichNode[]) walk(child);
-  };
-  walk(doc);
-  return [...ids];
-}
-
 export function entryTarget(id: string) {
   return { target: { sys: { id, type: 'Link', linkType: 'Entry' } } };
 }

@@ -62,6 +62,10 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
       editable: { entryId: entry.id, confluencePageId: entry.fields.confluencePageId as string | undefined, label: entry.type }, ...extra,
     });
 
+  /** Every published resource card, read once per content version. */
+  const resourceCards = () => app.content.memo('resourceCards', async () =>
+    (await app.content.ofType('resourceCard', { preview: false })).map((e) => e.fields as ResourceCard));
+
   async function notFound(request: FastifyRequest, reply: FastifyReply) {
     const entry = await app.content.pageOfType('notFound');
     const c = await chrome(request, { title: entry?.title ?? 'Page not found', path: null, language: 'en-US', preview: false });
@@ -287,8 +291,8 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
     const collections = await app.content.byIds(page.collections ?? [], { preview });
     const collectionPaths = await app.content.pathsFor(collections.map((col) => col.id), null);
     const docs = product ? (await app.content.ofType('page', { preview, contextId: product.id })).find((p) => p.fields.pageType === 'documentedProduct') : undefined;
-    const kbHome = f ? (await app.content.ofType('page', { preview })).find((p) => p.fields.pageType === 'kbHome' && p.path === `/${f.productNameId}/kb`) : undefined;
-    const allCards = (await app.content.ofType('resourceCard', { preview })).map((e) => e.fields as ResourceCard);
+    const kbHome = f ? await app.content.byPath(`/${f.productNameId}/kb`, { preview }) : undefined;
+    const allCards = await resourceCards();
     const helpful = allCards.filter((card) => product && card.relatedApps?.includes(product.id)).map(cardOf);
     const form = page.supportForm ?? (f?.customSupportFormUnauthenticated && f.customSupportFormAuthenticated
       ? { authenticated: f.customSupportFormAuthenticated, unauthenticated: f.customSupportFormUnauthenticated } : undefined);
@@ -317,7 +321,7 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
     const product = products.find((p) => (p.fields.resourceSlug ?? p.id) === request.params.slug);
     if (!product) return notFound(request, reply);
     const f = product.fields as Product;
-    const cards = (await app.content.ofType('resourceCard', { preview: false })).map((e) => e.fields as ResourceCard);
+    const cards = await resourceCards();
     const related = cards.filter((card) => card.relatedApps?.includes(product.id) && card.buttonLink).map(cardOf);
     const title = `${f.productName} ${f.deployment} resources`;
     const c = await chrome(request, { title, path: `/${request.params.slug}/resources`, language: 'en-US', preview: false,

@@ -1,12 +1,10 @@
 import type { CardLink, CollectionPageModel } from '../view-model.ts';
 import { Document } from '../layout/document.tsx';
-import { Breadcrumbs } from '../parts/breadcrumbs.tsx';
 import { Body } from '../parts/body.tsx';
 import { CardGrid } from '../parts/card-grid.tsx';
-import { DeploymentSelector } from '../parts/deployment-selector.tsx';
-import { NoticeBanner } from '../parts/notice-banner.tsx';
 import { PageTree } from '../parts/page-tree.tsx';
 import { ContactBlock } from '../parts/contact-block.tsx';
+import { Subheader } from '../parts/subheader.tsx';
 
 /** Child topic lists collapse to this many cards when longer (spec §4, §9). */
 export const CHILDREN_PREVIEW = 5;
@@ -25,11 +23,7 @@ export function CollectionPage({
     <Document chrome={chrome} sidebar={tree ? <PageTree tree={tree} /> : undefined}>
       <div className="collection">
         <p className="context-title">{contextTitle}</p>
-        <div className="subheader">
-          <Breadcrumbs items={breadcrumbs} />
-          {deploymentSelector ? <DeploymentSelector model={deploymentSelector} /> : null}
-        </div>
-        {notice ? <NoticeBanner notice={notice} /> : null}
+        <Subheader breadcrumbs={breadcrumbs} deploymentSelector={deploymentSelector} notice={notice} />
         <div className="hero">
           <h1>{title}</h1>
           {subhead ? <p className="tagline">{subhead}</p> : null}

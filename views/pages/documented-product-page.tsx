@@ -1,11 +1,9 @@
 import type { DocumentedProductModel, Link } from '../view-model.ts';
 import { Document } from '../layout/document.tsx';
-import { Breadcrumbs } from '../parts/breadcrumbs.tsx';
 import { CardGrid } from '../parts/card-grid.tsx';
-import { DeploymentSelector } from '../parts/deployment-selector.tsx';
-import { NoticeBanner } from '../parts/notice-banner.tsx';
 import { PageTree } from '../parts/page-tree.tsx';
 import { ContactBlock } from '../parts/contact-block.tsx';
+import { Subheader } from '../parts/subheader.tsx';
 
 /** Documentation child lists show this many links before 'Show more' (spec §4, §9). */
 export const LIST_PREVIEW = 5;
@@ -25,11 +23,7 @@ export function DocumentedProductPage({
   return (
     <Document chrome={chrome} sidebar={tree ? <PageTree tree={tree} /> : undefined}>
       <div className="documented-product">
-        <div className="subheader">
-          <Breadcrumbs items={breadcrumbs} />
-          {deploymentSelector ? <DeploymentSelector model={deploymentSelector} /> : null}
-        </div>
-        {notice ? <NoticeBanner notice={notice} /> : null}
+        <Subheader breadcrumbs={breadcrumbs} deploymentSelector={deploymentSelector} notice={notice} />
 
         <div className="hero product-hero">
           {iconUrl ? <img className="product-icon" src={iconUrl} alt="" width="75" height="75" /> : null}

@@ -1,11 +1,9 @@
 import type { ProductLandingModel } from '../view-model.ts';
 import { Document } from '../layout/document.tsx';
-import { Breadcrumbs } from '../parts/breadcrumbs.tsx';
 import { CardGrid } from '../parts/card-grid.tsx';
-import { DeploymentSelector } from '../parts/deployment-selector.tsx';
-import { NoticeBanner } from '../parts/notice-banner.tsx';
 import { HelpfulTopics } from '../parts/helpful-topics.tsx';
 import { ContactBlock } from '../parts/contact-block.tsx';
+import { Subheader } from '../parts/subheader.tsx';
 
 /** Product landing page (spec §2): sub-header, notice, title, resource and collection cards, support forms. */
 export function ProductLandingPage({
@@ -15,11 +13,7 @@ export function ProductLandingPage({
   return (
     <Document chrome={chrome}>
       <div className="product-landing">
-        <div className="subheader">
-          <Breadcrumbs items={breadcrumbs} />
-          {deploymentSelector ? <DeploymentSelector model={deploymentSelector} /> : null}
-        </div>
-        {notice ? <NoticeBanner notice={notice} /> : null}
+        <Subheader breadcrumbs={breadcrumbs} deploymentSelector={deploymentSelector} notice={notice} />
         <div className="hero product-hero">
           {iconUrl ? <img className="product-icon" src={iconUrl} alt="" width="75" height="75" /> : null}
           <div>
