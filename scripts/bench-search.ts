@@ -41,7 +41,7 @@ try {
   console.log(`corpus          ${corpus}: ${imported.entries} entries`);
   console.log(`import          ${(imported.ms.total / 1000).toFixed(1)} s (read ${(imported.ms.read / 1000).toFixed(1)} s, check ${(imported.ms.check / 1000).toFixed(1)} s, write ${(imported.ms.write / 1000).toFixed(1)} s)`);
   const t0 = performance.now();
-  await db.exec('reindex index content_entries_search_idx; reindex index content_entries_head_idx; reindex index search_vocabulary_trgm_idx; analyze content_entries');
+  await db.exec('reindex table search_documents; reindex index search_vocabulary_trgm_idx; analyze search_documents; analyze content_entries');
   console.log(`index build     ${((performance.now() - t0) / 1000).toFixed(1)} s (GIN full text, title/description and trigram indexes, rebuilt)`);
 
   const server = Fastify({ ...serverOptions, logger: false });

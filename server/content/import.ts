@@ -7,6 +7,7 @@ import type { Db, Queryable } from '../db/driver.ts';
 import { loadContent } from './load.ts';
 import { resolveContent, type EntryRow, type RouteRow } from './resolve.ts';
 import { ContentError, type Problem } from './problems.ts';
+import { rebuildSearchDocuments } from '../search/documents.ts';
 
 /** Bump when the importer's output changes, so unchanged content is imported again. */
 export const IMPORT_FORMAT = 2;
@@ -70,6 +71,7 @@ export async function importContent(db: Db, dir: string, options: ImportOptions 
       options.onProgress?.('write', done, plan.entries.length);
     }
     for (let i = 0; i < plan.routes.length; i += BATCH * 4) await insertRoutes(tx, plan.routes.slice(i, i + BATCH * 4));
+    await rebuildSearchDocuments(tx);
     await tx.query('delete from search_vocabulary');
     const words = vocabulary(plan.entries);
     for (let i = 0; i < words.length; i += BATCH * 10) {

@@ -118,4 +118,35 @@ export const migrations: Migration[] = [
       create index search_vocabulary_trgm_idx on search_vocabulary using gin (word gin_trgm_ops);
     `,
   },
+  {
+    version: 4,
+    name: 'narrow search table',
+    sql: /* sql */ `
+      -- Searching reads only these columns: counting and faceting a broad match set stays off the
+      -- wide content rows (documents, HTML, body text). Filled by the import, in its transaction.
+      create table search_documents (
+        id              text primary key,
+        type            text not null,
+        lang            text not null,
+        product_name_id text,
+        platform        text not null,
+        versions        text[] not null default '{}',
+        last_published  timestamptz,
+        num_views       integer not null default 0,
+        search_vector   tsvector not null,
+        head_vector     tsvector not null
+      );
+      create index search_documents_search_idx on search_documents using gin (search_vector);
+      create index search_documents_head_idx on search_documents using gin (head_vector);
+
+      insert into search_documents (id, type, lang, product_name_id, platform, versions, last_published, num_views, search_vector, head_vector)
+      select id, type, split_part(language, '-', 1), product_name_id,
+        case when deployment = 'Cloud' then 'cloud' else 'data_center' end, versions, last_published, num_views,
+        search_vector, head_vector
+      from content_entries
+      where published and type in ('topic', 'topicSet', 'collection', 'kbArticle');
+
+      alter table content_entries drop column search_vector, drop column head_vector;
+    `,
+  },
 ];

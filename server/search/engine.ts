@@ -27,6 +27,7 @@ const CJK = /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]/;
 interface Plan {
   where: string;
   params: unknown[];
+  add: (value: unknown) => string;
 }
 
 /**
@@ -45,30 +46,32 @@ function tsQuery(mode: MatchMode): string {
 function cjkMatch(text: string, mode: MatchMode, add: (v: unknown) => string): string {
   const terms = text.split(/\s+/).filter(Boolean).map((t) => `%${t.replace(/[%_\\]/g, (c) => `\\${c}`)}%`);
   const one = (p: string) => `(e.title ilike ${p} or e.search_text ilike ${p})`;
-  return `($1::text <> '' and (${terms.map((t) => one(add(t))).join(mode === 'all' ? ' and ' : ' or ')}))`;
+  return `($1::text <> '' and exists (select 1 from content_entries e where e.id = d.id and (${terms.map((t) => one(add(t))).join(mode === 'all' ? ' and ' : ' or ')})))`;
 }
 
-/** Filters shared by every query of one search; $1 is always the query text. */
-function plan(request: SearchRequest, text: string, mode: MatchMode, omit?: 'contentTypes' | 'products'): Plan {
+/** The content-type filter as a condition on search_documents d; 'true' when there is none. */
+function typeCondition(request: SearchRequest, add: (v: unknown) => string): string {
+  const types = request.facetFilters?.contentTypes;
+  return types && types.length > 0 ? `d.type = any(${add(types.map((t) => TYPE_OF[t]))}::text[])` : 'true';
+}
+
+/** The product filter (any of the chosen products, each in its platform and versions); 'true' when there is none. */
+function productCondition(request: SearchRequest, add: (v: unknown) => string): string {
+  const products = request.facetFilters?.products;
+  if (!products || products.length === 0) return 'true';
+  return `(${products.map((p) => {
+    const versions = p.versions && p.versions.length > 0 ? ` and d.versions && ${add(p.versions)}::text[]` : '';
+    return `(d.product_name_id = ${add(p.key)} and d.platform = ${add(p.platform)}${versions})`;
+  }).join(' or ')})`;
+}
+
+/** The match and language conditions shared by every query of one search; $1 is always the query text. */
+function base(request: SearchRequest, text: string, mode: MatchMode): Plan {
   const params: unknown[] = [text];
   const add = (v: unknown) => `$${params.push(v)}`;
-  const cjk = CJK.test(text);
-  const where = [
-    'e.published',
-    `e.type = any(${add(Object.values(TYPE_OF))}::text[])`,
-    cjk ? cjkMatch(text, mode, add) : `e.search_vector @@ ${tsQuery(mode)}`,
-  ];
-  if (request.language) where.push(`split_part(e.language, '-', 1) = ${add(request.language.split('-')[0])}`);
-  const types = request.facetFilters?.contentTypes;
-  if (omit !== 'contentTypes' && types && types.length > 0) where.push(`e.type = any(${add(types.map((t) => TYPE_OF[t]))}::text[])`);
-  const products = request.facetFilters?.products;
-  if (omit !== 'products' && products && products.length > 0) {
-    where.push(`exists (select 1 from jsonb_to_recordset(${add(JSON.stringify(products))}::jsonb) as f(platform text, key text, versions text[])
-      where f.key = e.product_name_id
-        and f.platform = (case when e.deployment = 'Cloud' then 'cloud' else 'data_center' end)
-        and (f.versions is null or cardinality(f.versions) = 0 or e.versions && f.versions))`);
-  }
-  return { where: where.join(' and '), params };
+  const where = [CJK.test(text) ? cjkMatch(text, mode, add) : `d.search_vector @@ ${tsQuery(mode)}`];
+  if (request.language) where.push(`d.lang = ${add(request.language.split('-')[0])}`);
+  return { where: where.join(' and '), params, add };
 }
 
 export interface SearchOptions {
@@ -107,51 +110,73 @@ async function run(db: Queryable, request: SearchRequest, text: string, mode: Ma
   const facetsOn = request.facets?.enable !== false;
   const cjk = CJK.test(text);
 
-  const all = plan(request, text, mode);
-  // Without a content-type filter the type facet already counts every match: no separate count.
-  const facetResult = facetsOn ? await facets(db, request, text, mode) : { contentTypes: [], products: [] };
-  const total = facetsOn && !(request.facetFilters?.contentTypes?.length)
-    ? facetResult.contentTypes.reduce((sum, c) => sum + c.count, 0)
-    : (await db.query<{ total: number }>(`select count(*)::int as total from content_entries e where ${all.where}`, all.params))[0]?.total ?? 0;
+  const counted = facetsOn ? await facets(db, request, text, mode) : undefined;
+  const all = base(request, text, mode);
+  const where = `${all.where} and ${typeCondition(request, all.add)} and ${productCondition(request, all.add)}`;
+  const total = counted?.total
+    ?? (await db.query<{ total: number }>(`select count(*)::int as total from search_documents d where ${where}`, all.params))[0]?.total ?? 0;
 
   const broad = total > RANK_ALL_LIMIT;
   const q = tsQuery(mode);
-  const textRank = cjk
-    ? `(case when e.title ilike '%' || $1 || '%' then 2 else 1 end)::real`
-    : broad
-      ? `(case when e.head_vector @@ ${q} then 1 + ts_rank(e.head_vector, ${q}) else 0 end)`
-      : `ts_rank(e.search_vector, ${q}, 1)`;
-  // Overview pages (collections, topic sets) gather their children's words; the page itself answers better.
-  const kind = `(case when e.type in ('collection', 'topicSet') then 0.6 else 1 end)`;
-  // Trust (helpful answers, views) and freshness (halves over two years) lift the text rank.
-  const score = `${textRank} * ${kind}
-    * (1 + 0.15 * ln(1 + coalesce(s.helpful_count, 0)) + 0.03 * ln(1 + coalesce(s.num_views, e.num_views)))
-    * (1 / (1 + greatest(0, extract(epoch from (now() - coalesce(e.last_published, now())))) / (2 * 365 * 86400.0)))`;
+  // Trust (helpful answers, views) and freshness (halves over two years) lift the text rank;
+  // overview pages (collections, topic sets) gather their children's words, so the page itself answers better.
+  const lift = `(case when d.type in ('collection', 'topicSet') then 0.6 else 1 end)
+    * (1 + 0.15 * ln(1 + coalesce(s.helpful_count, 0)) + 0.03 * ln(1 + coalesce(s.num_views, d.num_views)))
+    * (1 / (1 + greatest(0, extract(epoch from (now() - coalesce(d.last_published, now())))) / (2 * 365 * 86400.0)))`;
+  const limit = `limit ${Number(size)} offset ${Number(from)}`;
+  let page: { id: string }[];
+  if (total === 0) {
+    page = [];
+  } else if (sort === 'last_published') {
+    page = await db.query(`select d.id from search_documents d where ${where} order by d.last_published desc nulls last, d.id ${limit}`, all.params);
+  } else if (broad && !cjk) {
+    // Broad: documents whose title or description match, ranked; then the rest, newest first.
+    const depth = Number(from) + Number(size);
+    page = await db.query(
+      `(select d.id, (1 + ts_rank(d.head_vector, ${q})) * ${lift} as score, d.last_published
+          from search_documents d left join entry_stats s on s.entry_id = d.id
+         where ${where} and d.head_vector @@ ${q}
+         order by score desc, d.last_published desc nulls last, d.id limit ${depth})
+       union all
+       (select d.id, 0, d.last_published from search_documents d
+         where ${where} and not (d.head_vector @@ ${q})
+         order by d.last_published desc nulls last, d.id limit ${depth})
+       order by 2 desc, 3 desc nulls last, 1 ${limit}`,
+      all.params,
+    );
+  } else {
+    const textRank = cjk ? `(case when exists (select 1 from content_entries e where e.id = d.id and e.title ilike '%' || $1 || '%') then 2 else 1 end)::real` : `ts_rank(d.search_vector, ${q}, 1)`;
+    page = await db.query(
+      `select d.id from search_documents d left join entry_stats s on s.entry_id = d.id where ${where}
+       order by ${textRank} * ${lift} desc, d.last_published desc nulls last, d.id ${limit}`,
+      all.params,
+    );
+  }
+  const ids = page.map((r) => r.id);
+
   // A data center result links to the version the visitor filtered by, when it exists there.
   const wantedVersions = [...new Set((request.facetFilters?.products ?? []).flatMap((p) => p.versions ?? []))];
-  const versionPath = wantedVersions.length > 0
-    ? `coalesce((select r.path from content_routes r where r.entry_id = e.id and r.version = any($${all.params.push(wantedVersions)}::text[])
-         order by string_to_array(r.version, '.')::int[] desc limit 1), e.path)`
-    : 'e.path';
-  const order = sort === 'last_published' ? 'e.last_published desc nulls last, e.id' : `score desc, e.last_published desc nulls last, e.id`;
-  const page = await db.query<PageRow>(
-    `select e.id, e.type, e.title, e.description, ${versionPath} as path, e.product_name_id, e.deployment, e.versions, e.last_published,
-       e.fields->>'parentId' as parent_id, coalesce(s.helpful_count, 0)::int as helpful_count,
-       coalesce(s.num_views, e.num_views)::int as num_views, ${score} as score
-     from content_entries e left join entry_stats s on s.entry_id = e.id
-     where ${all.where}
-     order by ${order}
-     limit ${Number(size)} offset ${Number(from)}`,
-    all.params,
-  );
+  const [rows, highlights] = await Promise.all([
+    ids.length === 0 ? [] : db.query<PageRow>(
+      `select e.id, e.type, e.title, e.description, e.product_name_id, e.deployment, e.versions, e.last_published,
+         e.fields->>'parentId' as parent_id, coalesce(s.helpful_count, 0)::int as helpful_count,
+         coalesce(s.num_views, e.num_views)::int as num_views,
+         coalesce((select r.path from content_routes r where r.entry_id = e.id and r.version = any($2::text[])
+           order by string_to_array(r.version, '.')::int[] desc limit 1), e.path) as path
+       from content_entries e left join entry_stats s on s.entry_id = e.id
+       where e.id = any($1::text[])`,
+      [ids, wantedVersions],
+    ),
+    request.highlights?.enable !== false && ids.length > 0 && !cjk ? highlight(db, ids, text, mode) : new Map<string, string>(),
+  ]);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const ordered = ids.map((id) => byId.get(id)).filter((r): r is PageRow => r !== undefined);
+  const [names, parents] = await Promise.all([
+    productNames(db, ordered.map((r) => r.product_name_id).filter((k): k is string => !!k)),
+    titles(db, ordered.map((r) => r.parent_id).filter((k): k is string => !!k)),
+  ]);
 
-  const highlights = request.highlights?.enable !== false && page.length > 0 && !cjk
-    ? await highlight(db, page.map((r) => r.id), text, mode)
-    : new Map<string, string>();
-  const names = await productNames(db, page.map((r) => r.product_name_id).filter((k): k is string => !!k));
-  const parents = await titles(db, page.map((r) => r.parent_id).filter((k): k is string => !!k));
-
-  const results: SearchResult[] = page.map((r) => {
+  const results: SearchResult[] = ordered.map((r) => {
     const platform = r.deployment === 'Cloud' ? 'cloud' as const : 'data_center' as const;
     const description = r.description ?? '';
     const result: SearchResult = {
@@ -182,7 +207,7 @@ async function run(db: Queryable, request: SearchRequest, text: string, mode: Ma
   return {
     queryId: randomUUID(),
     results,
-    facets: facetResult,
+    facets: counted?.facets ?? { contentTypes: [], products: [] },
     pagination: { from, size, total },
     metadata: { query: { originalQuery: text, rewrittenQuery: null, searchedQuery: text }, sort: { by: sort }, source: SEARCH_SOURCE },
   };
@@ -203,31 +228,46 @@ interface PageRow {
   num_views: number;
 }
 
-/** Counts over the whole match set; each dimension ignores its own filter so other choices stay visible. */
-async function facets(db: Queryable, request: SearchRequest, text: string, mode: MatchMode): Promise<SearchResponse['facets']> {
-  const byType = plan(request, text, mode, 'contentTypes');
-  const byProduct = plan(request, text, mode, 'products');
-  const [types, products] = await Promise.all([
-    db.query<{ type: string; count: number }>(
-      `select e.type, count(*)::int as count from content_entries e where ${byType.where} group by e.type`, byType.params),
-    db.query<{ key: string; platform: 'cloud' | 'data_center'; count: number; versions: string[] }>(
-      `select e.product_name_id as key, case when e.deployment = 'Cloud' then 'cloud' else 'data_center' end as platform,
-         count(*)::int as count, coalesce(array_agg(distinct v) filter (where v is not null), '{}') as versions
-       from content_entries e left join lateral unnest(e.versions) v on true
-       where ${byProduct.where} and e.product_name_id is not null
-       group by 1, 2`, byProduct.params),
-  ]);
-  const names = await productNames(db, [...new Set(products.map((p) => p.key))]);
+/**
+ * Counts over the whole match set in one pass; each dimension ignores its own filter so the other
+ * choices stay visible. The total is the type counts the content-type filter keeps.
+ */
+async function facets(db: Queryable, request: SearchRequest, text: string, mode: MatchMode): Promise<{ facets: SearchResponse['facets']; total: number }> {
+  const all = base(request, text, mode);
+  const byProduct = productCondition(request, all.add);
+  const byType = typeCondition(request, all.add);
+  const rows = await db.query<{ type: string | null; key: string | null; platform: 'cloud' | 'data_center' | null; versions: string[] | null; count: number }>(
+    `select d.type, d.product_name_id as key, d.platform, d.versions,
+       (case when grouping(d.type) = 0 then count(*) filter (where ${byProduct}) else count(*) filter (where ${byType}) end)::int as count
+     from search_documents d where ${all.where}
+     group by grouping sets ((d.type), (d.product_name_id, d.platform, d.versions))`,
+    all.params,
+  );
+  const wanted = new Set((request.facetFilters?.contentTypes ?? []).map((t) => TYPE_OF[t]));
+  let total = 0;
+  const types: { key: ContentTypeKey; count: number }[] = [];
+  const products = new Map<string, { key: string; platform: 'cloud' | 'data_center'; count: number; versions: Set<string> }>();
+  for (const row of rows) {
+    if (row.count === 0) continue;
+    if (row.type !== null) {
+      types.push({ key: KEY_OF[row.type] ?? 'topic', count: row.count });
+      if (wanted.size === 0 || wanted.has(row.type)) total += row.count;
+    } else if (row.key !== null && row.platform !== null) {
+      const id = `${row.platform}\0${row.key}`;
+      const product = products.get(id) ?? { key: row.key, platform: row.platform, count: 0, versions: new Set<string>() };
+      product.count += row.count;
+      for (const v of row.versions ?? []) product.versions.add(v);
+      products.set(id, product);
+    }
+  }
+  const names = await productNames(db, [...new Set([...products.values()].map((p) => p.key))]);
   const platforms = (['cloud', 'data_center'] as const).map((platform) => ({
     platform,
-    products: products.filter((p) => p.platform === platform)
-      .map((p) => ({ key: p.key, name: names.get(p.key) ?? p.key, count: p.count, versions: p.versions.sort(versionOrder) }))
+    products: [...products.values()].filter((p) => p.platform === platform)
+      .map((p) => ({ key: p.key, name: names.get(p.key) ?? p.key, count: p.count, versions: [...p.versions].sort(versionOrder) }))
       .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name)),
   })).filter((p) => p.products.length > 0);
-  return {
-    contentTypes: types.map((t) => ({ key: KEY_OF[t.type] ?? 'topic', count: t.count })).sort((a, b) => b.count - a.count),
-    products: platforms,
-  };
+  return { facets: { contentTypes: types.sort((a, b) => b.count - a.count), products: platforms }, total };
 }
 
 function versionOrder(a: string, b: string): number {

@@ -37,6 +37,31 @@ t.test('the search API', async (t) => {
     t.equal(body.results.length, 1);
   });
 
+  t.test('each product facet counts its documents once, whatever their versions', async (t) => {
+    const body = (await post({ query: 'configure' })).json();
+    const dc = body.facets.products.find((p: { platform: string }) => p.platform === 'data_center');
+    t.ok(dc, 'data center products among the matches');
+    for (const product of dc.products.slice(0, 3)) {
+      t.ok(product.versions.length > 1, `${product.key} has several versions`);
+      const filtered = (await post({ query: 'configure', facetFilters: { products: [{ platform: 'data_center', key: product.key }] } })).json();
+      t.equal(filtered.pagination.total, product.count, `${product.key}: the facet count is the filtered total`);
+    }
+    const counted = body.facets.products.flatMap((p: { products: { count: number }[] }) => p.products).reduce((a: number, p: { count: number }) => a + p.count, 0);
+    t.ok(counted <= body.pagination.total, 'product counts never exceed the matches');
+  });
+
+  t.test('with a content-type filter the total is the kept types, and the type facet still lists the others', async (t) => {
+    const all = (await post({ query: 'configure' })).json();
+    const kb = (await post({ query: 'configure', facetFilters: { contentTypes: ['kb_article', 'collection'] } })).json();
+    const kept = all.facets.contentTypes.filter((c: { key: string }) => c.key === 'kb_article' || c.key === 'collection')
+      .reduce((a: number, c: { count: number }) => a + c.count, 0);
+    t.equal(kb.pagination.total, kept);
+    t.same(kb.facets.contentTypes, all.facets.contentTypes);
+    const off = (await post({ query: 'configure', facets: { enable: false }, facetFilters: { contentTypes: ['kb_article', 'collection'] } })).json();
+    t.equal(off.pagination.total, kept, 'the same total when facets are off');
+    t.same(off.facets, { contentTypes: [], products: [] });
+  });
+
   t.test('filters: content types, product with platform and versions', async (t) => {
     const kb = (await post({ query: 'upgrade', facetFilters: { contentTypes: ['kb_article'] } })).json();
     t.ok(kb.results.length > 0);

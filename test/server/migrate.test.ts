@@ -12,3 +12,22 @@ t.test('migrations are versioned and apply once', async (t) => {
   await t.rejects(migrate(db, failing));
   t.same(await db.query(`select 1 from information_schema.tables where table_name = 'x'`), [], 'a failed migration leaves nothing behind');
 });
+
+t.test('the search-table migration carries searchable entries of an existing database across', async (t) => {
+  const { openDb } = await import('../../server/db/driver.ts');
+  const { migrations } = await import('../../server/db/migrations.ts');
+  const db = await openDb({ pgliteDir: 'memory://' });
+  t.teardown(() => db.close());
+  await migrate(db, migrations.filter((m) => m.version <= 3));
+  const row = `insert into content_entries (id, type, published, source, title, description, search_text, deployment, versions, language, fields)
+    values ($1, $2, $3, 'x.md', $4, 'A description', 'Body words about lanterns', $5, $6, $7, '{}')`;
+  await db.query(row, ['t1', 'topic', true, 'Lantern setup', 'Data Center', ['2.0', '1.0'], 'ja-JP']);
+  await db.query(row, ['t2', 'topic', false, 'Lantern draft', 'Cloud', [], 'en-US']);
+  await db.query(row, ['p1', 'product', true, 'Lantern', 'Cloud', [], 'en-US']);
+  t.same(await migrate(db), [4]);
+  const docs = await db.query<Record<string, unknown>>(
+    `select id, type, lang, platform, versions, search_vector @@ to_tsquery('english', 'lantern') as body, head_vector @@ to_tsquery('english', 'setup') as head from search_documents`);
+  t.same(docs, [{ id: 't1', type: 'topic', lang: 'ja', platform: 'data_center', versions: ['2.0', '1.0'], body: true, head: true }], 'published searchable entries only');
+  const columns = await db.query(`select 1 from information_schema.columns where table_name = 'content_entries' and column_name in ('search_vector', 'head_vector')`);
+  t.same(columns, [], 'the vectors live in the search table only');
+});
