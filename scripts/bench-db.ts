@@ -4,8 +4,24 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { openDb, type Db } from '../server/db/driver.ts';
 
-/** A fresh database for a benchmark: file-backed PGlite, or a new database on DATABASE_URL; dropped by done(). */
-export async function freshDb(): Promise<{ db: Db; done: () => Promise<void> }> {
+export interface BenchDb {
+  /** The database; close() may be called early (a server process opens the same PGlite files). */
+  db: Db;
+  /** The settings a server process needs to open the same database. */
+  env: Record<string, string>;
+  /** Closes the database if still open and drops it. */
+  done: () => Promise<void>;
+}
+
+/** Close is safe to call more than once. */
+export function closeOnce(db: Db): Db {
+  let closing: Promise<void> | undefined;
+  const close = db.close.bind(db);
+  return Object.assign(db, { close: () => (closing ??= close()) });
+}
+
+/** A fresh database for a benchmark: file-backed PGlite, or a new database on DATABASE_URL. */
+export async function freshDb(): Promise<BenchDb> {
   const url = process.env.DATABASE_URL;
   if (url) {
     const name = `signpost_bench_${Date.now()}`;
@@ -14,10 +30,14 @@ export async function freshDb(): Promise<{ db: Db; done: () => Promise<void> }> 
     await admin.query(`create database ${name}`);
     const target = new URL(url);
     target.pathname = `/${name}`;
-    const db = await openDb({ databaseUrl: target.toString(), pgliteDir: '' });
-    return { db, done: async () => { await db.close(); await admin.query(`drop database ${name} with (force)`); await admin.end(); } };
+    const db = closeOnce(await openDb({ databaseUrl: target.toString(), pgliteDir: '' }));
+    return {
+      db,
+      env: { DATABASE_URL: target.toString() },
+      done: async () => { await db.close(); await admin.query(`drop database ${name} with (force)`); await admin.end(); },
+    };
   }
   const dir = await mkdtemp(join(tmpdir(), 'signpost-bench-'));
-  const db = await openDb({ pgliteDir: join(dir, 'pglite') });
-  return { db, done: async () => { await db.close(); await rm(dir, { recursive: true, force: true }); } };
+  const db = closeOnce(await openDb({ pgliteDir: join(dir, 'pglite') }));
+  return { db, env: { DATA_DIR: dir }, done: async () => { await db.close(); await rm(dir, { recursive: true, force: true }); } };
 }

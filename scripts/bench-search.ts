@@ -2,26 +2,37 @@
  * Search figures (npm run bench:search -- <corpus dir> [--skip-import]):
  *  - relevance: MRR@10 of test/fixtures/relevance.yaml over the sample content;
  *  - import and index build time of the corpus;
- *  - API latency p50/p95/p99 and throughput with 10 concurrent clients, warm, broad one-word queries
- *    included; results-page render p50.
- * Uses a file-backed PGlite, or with DATABASE_URL a fresh database on that server.
+ *  - the engine alone, cold, one search at a time;
+ *  - the search API over real HTTP against the production server in its own process, 10 concurrent
+ *    connections (autocannon), database warm: distinct queries (every one a response-cache miss),
+ *    broad one-word queries alone, and repeated queries (response cache warm);
+ *  - results-page render p50 over HTTP.
+ * Uses a file-backed PGlite, or with DATABASE_URL a fresh database on that server. With
+ * --skip-import, DATABASE_URL must name a database the corpus is already imported into; it is kept.
  */
+import { spawn, execFileSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import Fastify from 'fastify';
-import app, { serverOptions } from '../server/app.ts';
-import { loadConfig } from '../server/config.ts';
+import autocannon from 'autocannon';
 import { openDb } from '../server/db/driver.ts';
-import { freshDb } from './bench-db.ts';
+import { closeOnce, freshDb, type BenchDb } from './bench-db.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { importContent } from '../server/content/import.ts';
 import { loadJudgements, meanReciprocalRank } from '../server/search/relevance.ts';
+import { search } from '../server/search/engine.ts';
+import type { SearchRequest } from '../server/search/schemas.ts';
 
 const args = process.argv.slice(2);
 const corpus = resolve(args.find((a) => !a.startsWith('--')) ?? 'content');
-const CLIENTS = 10;
-const REQUESTS = Number(process.env.BENCH_REQUESTS || 600);
+const skipImport = args.includes('--skip-import');
+const CONNECTIONS = 10;
+const REQUESTS = Number(process.env.BENCH_REQUESTS || 1000);
+/** Requests sent before measuring, so the server process is warm (JIT, pools, page cache). */
+const WARMUP = 200;
+const API = '/gateway/api/help-content/v2/search';
 const pct = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * p))] ?? 0;
 const ms = (n: number) => `${n.toFixed(1)} ms`;
+const figures = (list: number[]) => `p50 ${ms(pct(list, 0.5))}, p95 ${ms(pct(list, 0.95))}, p99 ${ms(pct(list, 0.99))}`;
 
 // Relevance on the sample content (in memory).
 {
@@ -33,78 +44,154 @@ const ms = (n: number) => `${n.toFixed(1)} ms`;
   await db.close();
 }
 
-const { db, done } = await freshDb();
+let bench: BenchDb;
+if (skipImport) {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error('--skip-import needs DATABASE_URL naming a database with the corpus imported');
+  const db = closeOnce(await openDb({ databaseUrl: url, pgliteDir: '' }));
+  bench = { db, env: { DATABASE_URL: url }, done: () => db.close() };
+} else {
+  bench = await freshDb();
+}
+const { db } = bench;
+let server: ReturnType<typeof spawn> | undefined;
 try {
   await migrate(db);
-  const imported = await importContent(db, corpus, { force: true });
   console.log(`engine          ${db.engine}`);
-  console.log(`corpus          ${corpus}: ${imported.entries} entries`);
-  console.log(`import          ${(imported.ms.total / 1000).toFixed(1)} s (read ${(imported.ms.read / 1000).toFixed(1)} s, check ${(imported.ms.check / 1000).toFixed(1)} s, write ${(imported.ms.write / 1000).toFixed(1)} s)`);
+  if (!skipImport) {
+    const imported = await importContent(db, corpus, { force: true });
+    console.log(`corpus          ${corpus}: ${imported.entries} entries`);
+    console.log(`import          ${(imported.ms.total / 1000).toFixed(1)} s (read ${(imported.ms.read / 1000).toFixed(1)} s, check ${(imported.ms.check / 1000).toFixed(1)} s, write ${(imported.ms.write / 1000).toFixed(1)} s)`);
+  }
   const t0 = performance.now();
   await db.exec('reindex table search_documents; reindex index search_vocabulary_trgm_idx; analyze search_documents; analyze content_entries');
-  console.log(`index build     ${((performance.now() - t0) / 1000).toFixed(1)} s (GIN full text, title/description and trigram indexes, rebuilt)`);
+  console.log(`index build     ${((performance.now() - t0) / 1000).toFixed(1)} s (full-text and title/description GIN indexes of the search table, trigram index, rebuilt)`);
+  const [{ documents } = { documents: 0 }] = await db.query<{ documents: number }>('select count(*)::int as documents from search_documents');
+  console.log(`searchable      ${documents} documents`);
 
-  const server = Fastify({ ...serverOptions, logger: false });
-  await server.register(app, { config: loadConfig({ LOG_LEVEL: 'silent', IMPORT_ON_START: 'false', CONTENT_DIR: corpus }), db });
-  await server.ready();
+  // Broad words (most frequent), selective words, pairs, typos, filters and later pages.
+  // Words the search would not drop as stop words.
+  const vocab = await db.query<{ word: string }>(
+    `select word from search_vocabulary where length(word) > 4 and numnode(plainto_tsquery('english', word)) > 0 order by frequency desc, word`);
+  const words = vocab.map((v) => v.word);
+  const broad = words.slice(0, 8);
+  const products = (await db.query<{ key: string }>(`select distinct product_name_id as key from search_facet_keys where product_name_id is not null order by 1`)).map((p) => p.key);
+  const typo = (w: string) => `${w.slice(0, -2)}${w.at(-1)}${w.at(-2)}`;
+  const distinct: SearchRequest[] = [];
+  const broadOnly: SearchRequest[] = [];
+  for (let i = 0; distinct.length < REQUESTS + WARMUP; i++) {
+    const word = words[(i * 37) % words.length] ?? 'configure';
+    const other = broad[i % broad.length] ?? 'configure';
+    const product = products[i % Math.max(1, products.length)];
+    const pagination = { from: (i % 3) * 10, size: 10 };
+    switch (i % 10) {
+      case 0: {
+        const request = { query: other, pagination, ...(i % 20 === 0 ? {} : { sort: { by: 'last_published' as const } }) };
+        if (i % 20 === 0 && broadOnly.length < 24) broadOnly.push({ query: other, pagination: { from: (broadOnly.length % 3) * 10, size: 10 } });
+        distinct.push(request);
+        break;
+      }
+      case 1: distinct.push({ query: `${word} ${other}`, pagination }); break;
+      case 2: distinct.push({ query: typo(word), pagination }); break;
+      case 3: distinct.push({ query: other, pagination, facetFilters: product ? { products: [{ platform: i % 2 ? 'cloud' : 'data_center', key: product }] } : {} }); break;
+      case 4: distinct.push({ query: word, pagination, facetFilters: { contentTypes: ['kb_article'] } }); break;
+      default: distinct.push({ query: word, pagination });
+    }
+  }
+  const warmup = distinct.splice(0, WARMUP);
+  const repeated = distinct.slice(0, 50);
+  console.log(`queries         ${distinct.length} distinct; broad one-word: ${broad.join(', ')}`);
 
-  // Broad words (most frequent), selective words, pairs, a typo, and filtered searches.
-  const vocab = await db.query<{ word: string; frequency: number }>('select word, frequency from search_vocabulary where length(word) > 4 order by frequency desc');
-  const broad = vocab.slice(0, 8).map((v) => v.word);
-  const selective = vocab.filter((_, i) => i % 97 === 50).slice(0, 20).map((v) => v.word);
-  const pairs = selective.slice(0, 10).map((w, i) => `${w} ${broad[i % broad.length]}`);
-  const products = await db.query<{ key: string }>(`select distinct product_name_id as key from content_entries where product_name_id is not null limit 4`);
-  const bodies: Record<string, unknown>[] = [
-    ...broad.map((query) => ({ query })),
-    ...selective.map((query) => ({ query })),
-    ...pairs.map((query) => ({ query })),
-    ...selective.slice(0, 5).map((w) => ({ query: `${w.slice(0, -2)}${w.at(-1)}${w.at(-2)}` })),
-    ...products.map((p, i) => ({ query: broad[i] ?? 'configure', facetFilters: { products: [{ platform: 'data_center', key: p.key }] } })),
-  ];
-  console.log(`queries         ${bodies.length} kinds; broad one-word: ${broad.join(', ')}`);
-  const post = (payload: Record<string, unknown>) => server.inject({ method: 'POST', url: '/gateway/api/help-content/v2/search', payload });
-
-  // Cold: every query run by the engine itself, one at a time, no response cache.
-  const { search } = await import('../server/search/engine.ts');
+  // Cold: the engine itself, one search at a time, no response cache.
   const cold: number[] = [];
   const coldBroad: number[] = [];
-  for (const b of [...bodies, ...bodies]) {
+  for (const [i, request] of [...broadOnly.slice(0, 8), ...distinct.slice(0, 100)].entries()) {
     const s = performance.now();
-    await search(db, { pagination: { from: 0, size: 10 }, ...b } as Parameters<typeof search>[1]);
+    await search(db, request);
     const took = performance.now() - s;
     cold.push(took);
-    if (broad.includes(String(b.query)) && !b.facetFilters) coldBroad.push(took);
+    if (i < 8) coldBroad.push(took);
   }
-  console.log(`engine, cold    1 client, ${cold.length} searches: p50 ${ms(pct(cold, 0.5))}, p95 ${ms(pct(cold, 0.95))}, p99 ${ms(pct(cold, 0.99))}; broad words p50 ${ms(pct(coldBroad, 0.5))}`);
-  for (const b of bodies) await post(b);
+  console.log(`engine, cold    1 client, ${cold.length} searches: ${figures(cold)}; broad words alone ${figures(coldBroad)}`);
+  await db.close();
 
-  const latencies: number[] = [];
-  const broadLatencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(Array.from({ length: CLIENTS }, async () => {
-    while (next < REQUESTS) {
-      const body = bodies[next++ % bodies.length] as Record<string, unknown>;
-      const s = performance.now();
-      const res = await post(body);
-      const took = performance.now() - s;
-      if (res.statusCode !== 200) throw new Error(`search failed: ${res.statusCode} ${res.body}`);
-      latencies.push(took);
-      if (broad.includes(String(body.query)) && !body.facetFilters) broadLatencies.push(took);
-    }
-  }));
-  const seconds = (performance.now() - started) / 1000;
-  console.log(`search API warm ${CLIENTS} clients, ${latencies.length} requests: p50 ${ms(pct(latencies, 0.5))}, p95 ${ms(pct(latencies, 0.95))}, p99 ${ms(pct(latencies, 0.99))}; ${(latencies.length / seconds).toFixed(0)} req/s`);
-  console.log(`  broad words   p50 ${ms(pct(broadLatencies, 0.5))}, p95 ${ms(pct(broadLatencies, 0.95))}`);
+  // The production server in its own process, on the same database.
+  execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'ignore' });
+  const port = await freePort();
+  server = spawn(process.execPath, ['dist/server/main.js'], {
+    env: { ...process.env, ...bench.env, PORT: String(port), HOST: '127.0.0.1', IMPORT_ON_START: 'false', CONTENT_DIR: corpus, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/robots.txt`);
+
+  const load = async (label: string, bodies: SearchRequest[], amount: number, report = true) => {
+    const latencies: number[] = [];
+    let next = 0;
+    const slices = Array.from({ length: CONNECTIONS }, (_, c) => bodies.filter((_, i) => i % CONNECTIONS === c));
+    let failed = 0;
+    const result = await new Promise<autocannon.Result>((done, reject) => {
+      const instance = autocannon({
+        url: base,
+        connections: CONNECTIONS,
+        amount,
+        requests: [{ method: 'POST', path: API }],
+        setupClient: (client) => {
+          const mine = slices[next++ % CONNECTIONS] ?? [];
+          client.setRequests(mine.map((body) => ({ method: 'POST', path: API, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })));
+        },
+      }, (error, finished) => (error ? reject(error) : done(finished)));
+      instance.on('response', (_client, status, _bytes, took) => {
+        if (status === 200) latencies.push(took);
+        else failed += 1;
+      });
+    });
+    if (failed > 0 || result.errors > 0) throw new Error(`${label}: ${failed} answers other than 200, ${result.errors} errors`);
+    if (report) console.log(`${label.padEnd(15)} ${CONNECTIONS} connections, ${latencies.length} requests: ${figures(latencies)}; ${(latencies.length / (result.duration || 1)).toFixed(0)} req/s`);
+  };
+  await load('warm-up', warmup, warmup.length, false);
+  await load('API distinct', distinct, distinct.length);
+  await load('API broad', broadOnly.map((b) => ({ ...b, highlights: { enable: true } })), broadOnly.length);
+  await load('API repeated', repeated, REQUESTS);
 
   const page: number[] = [];
   for (let i = 0; i < 60; i++) {
+    const term = distinct[(i * 7) % distinct.length]?.query ?? 'configure';
     const s = performance.now();
-    await server.inject(`/search-results/?searchTerm=${encodeURIComponent(String(bodies[i % bodies.length]?.query))}`);
+    const res = await fetch(`${base}/search-results/?searchTerm=${encodeURIComponent(term)}&page=${(i % 2) + 1}`);
+    await res.text();
     page.push(performance.now() - s);
+    if (res.status !== 200) throw new Error(`results page answered ${res.status}`);
   }
-  console.log(`results page    p50 ${ms(pct(page, 0.5))}, p95 ${ms(pct(page, 0.95))} (one at a time, search included)`);
-  await server.close();
+  console.log(`results page    ${figures(page)} (one at a time over HTTP, search included)`);
 } finally {
-  await done();
+  if (server) {
+    server.kill('SIGTERM');
+    await new Promise((r) => server?.once('exit', r));
+  }
+  await bench.done();
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function waitFor(url: string): Promise<void> {
+  const deadline = performance.now() + 120_000;
+  while (performance.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the server did not answer ${url}`);
 }

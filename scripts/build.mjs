@@ -6,7 +6,7 @@ import { rm } from 'node:fs/promises';
 const started = performance.now();
 await rm('dist', { recursive: true, force: true });
 await build({
-  entryPoints: { 'server/main': 'server/main.ts', 'scripts/import': 'scripts/import.ts' },
+  entryPoints: { 'server/main': 'server/main.ts', 'scripts/import': 'scripts/import.ts', 'workers/load-worker': 'server/content/load-worker.ts' },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

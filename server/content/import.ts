@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Db, Queryable } from '../db/driver.ts';
-import { loadContent } from './load.ts';
+import { loadContent, type LoadOptions } from './load.ts';
 import { resolveContent, type EntryRow, type RouteRow } from './resolve.ts';
 import { ContentError, type Problem } from './problems.ts';
 import { rebuildSearchDocuments } from '../search/documents.ts';
@@ -29,9 +29,9 @@ export interface ImportOptions {
 }
 
 /** Checks a tree without writing; returns the plan and every problem. */
-export async function checkContent(dir: string, onProgress?: ImportOptions['onProgress']) {
+export async function checkContent(dir: string, onProgress?: ImportOptions['onProgress'], loadOptions?: LoadOptions) {
   const t0 = performance.now();
-  const loaded = await loadContent(dir, onProgress && ((d, t) => onProgress('read', d, t)));
+  const loaded = await loadContent(dir, onProgress && ((d, t) => onProgress('read', d, t)), loadOptions);
   const t1 = performance.now();
   const found: Problem[] = [...loaded.problems];
   const plan = resolveContent(loaded.entries, found);

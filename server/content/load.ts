@@ -2,8 +2,11 @@
  * Reads a content tree into entries, checking each file on its own: YAML syntax, the schema of
  * its folder's type, and its Markdown body. Cross-entry checks are in resolve.ts.
  */
-import { readFile, readdir } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { LineCounter, parseDocument, isMap, type Document as YamlDocument } from 'yaml';
 import { validateRichTextDocument } from '@contentful/rich-text-types';
 import { ENTRY_KINDS, SINGLE_FILES, type EntryKind } from './schemas.ts';
@@ -46,22 +49,132 @@ export async function listContentFiles(dir: string): Promise<string[]> {
     .sort();
 }
 
-export async function loadContent(dir: string, onProgress?: (done: number, total: number) => void): Promise<LoadResult> {
+/** From this many files on, parsing is spread over worker threads. */
+export const PARALLEL_FROM = 2000;
+const BATCH = 200;
+const READ_CONCURRENCY = 64;
+
+export interface ParseBatch {
+  id: number;
+  files: { path: string; text: string }[];
+}
+export interface ParsedFile {
+  entry?: Omit<LoadedEntry, 'lineOf'>;
+  problems: Problem[];
+}
+
+export interface LoadOptions {
+  /** Worker threads for parsing (default: one per CPU, at most 8). */
+  workers?: number;
+  /** Parse in worker threads from this many files on (default PARALLEL_FROM). */
+  parallelFrom?: number;
+}
+
+export async function loadContent(dir: string, onProgress?: (done: number, total: number) => void, options: LoadOptions = {}): Promise<LoadResult> {
   const paths = await listContentFiles(dir);
+  const files: LoadResult['files'] = new Array(paths.length);
+  for (let i = 0; i < paths.length; i += READ_CONCURRENCY) {
+    await Promise.all(paths.slice(i, i + READ_CONCURRENCY).map(async (path, j) => {
+      files[i + j] = { path, text: await readFile(join(dir, path), 'utf8') };
+    }));
+  }
   const problems: Problem[] = [];
   const entries: LoadedEntry[] = [];
-  const files: LoadResult['files'] = [];
-  let done = 0;
-  for (const path of paths) {
-    const text = await readFile(join(dir, path), 'utf8');
-    files.push({ path, text });
-    const entry = loadFile(path, text, problems);
-    if (entry) entries.push(entry);
-    done += 1;
-    if (onProgress && (done % 250 === 0 || done === paths.length)) onProgress(done, paths.length);
+  const workers = options.workers ?? Math.min(availableParallelism(), 8);
+  if (files.length >= (options.parallelFrom ?? PARALLEL_FROM) && workers > 1) {
+    for (const [i, parsed] of (await parseInWorkers(files, workers, onProgress)).entries()) {
+      problems.push(...parsed.problems);
+      const file = files[i] as { path: string; text: string };
+      if (parsed.entry) entries.push({ ...parsed.entry, lineOf: lazyLineOf(file.path, file.text) });
+    }
+  } else {
+    for (const [i, file] of files.entries()) {
+      const entry = loadFile(file.path, file.text, problems);
+      if (entry) entries.push(entry);
+      if (onProgress && ((i + 1) % 250 === 0 || i + 1 === files.length)) onProgress(i + 1, files.length);
+    }
   }
   if (paths.length === 0) problems.push({ file: '.', line: 1, field: 'content', reason: `no content files found in ${dir}` });
   return { entries, problems, files };
+}
+
+/** Parses the files in worker threads, in batches; the results keep the files' order. */
+async function parseInWorkers(files: { path: string; text: string }[], count: number, onProgress?: (done: number, total: number) => void): Promise<ParsedFile[]> {
+  const batches: ParseBatch[] = [];
+  for (let i = 0; i < files.length; i += BATCH) batches.push({ id: batches.length, files: files.slice(i, i + BATCH) });
+  const results: ParsedFile[][] = new Array(batches.length);
+  const url = await workerUrl();
+  const pool = Array.from({ length: Math.min(count, batches.length) }, () => new Worker(url));
+  let next = 0;
+  let done = 0;
+  try {
+    await Promise.all(pool.map((worker) => new Promise<void>((resolve, reject) => {
+      const send = () => {
+        const batch = batches[next++];
+        if (batch) worker.postMessage(batch);
+        else resolve();
+      };
+      worker.on('message', (message: { id: number; results: ParsedFile[] }) => {
+        results[message.id] = message.results;
+        done += message.results.length;
+        onProgress?.(done, files.length);
+        send();
+      });
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`a content parser stopped (exit code ${code})`)));
+      send();
+    })));
+  } finally {
+    await Promise.all(pool.map((worker) => worker.terminate()));
+  }
+  return results.flat();
+}
+
+/**
+ * The worker's script: built beside the server in dist/ for production; run from source, worker
+ * threads get no TypeScript loader, so it is bundled into node_modules/.cache first.
+ */
+async function workerUrl(): Promise<URL> {
+  if (!import.meta.url.endsWith('.ts')) return new URL('../workers/load-worker.js', import.meta.url);
+  const { build } = await import('esbuild');
+  const outfile = fileURLToPath(new URL('../../node_modules/.cache/signpost/load-worker.mjs', import.meta.url));
+  const built = await build({
+    entryPoints: [fileURLToPath(new URL('./load-worker.ts', import.meta.url))],
+    bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning', write: false,
+  });
+  // Written aside and renamed, so processes starting at once never load a half-written file.
+  await mkdir(dirname(outfile), { recursive: true });
+  const partial = `${outfile}.${process.pid}`;
+  await writeFile(partial, built.outputFiles[0]?.contents ?? '');
+  await rename(partial, outfile);
+  return pathToFileURL(outfile);
+}
+
+/** The line finder of a file parsed elsewhere: the YAML is parsed again the first time a line is asked for. */
+function lazyLineOf(path: string, text: string): LoadedEntry['lineOf'] {
+  let find: LoadedEntry['lineOf'] | undefined;
+  return (fieldPath) => {
+    if (!find) {
+      const parsed = yamlOf(path, text);
+      find = parsed ? makeLineOf(parsed.yaml, parsed.lineCounter, parsed.yamlLine) : () => 1;
+    }
+    return find(fieldPath);
+  };
+}
+
+/** The YAML part of a file (all of a .yaml file, the front matter of a .md file) and its first line. */
+function yamlOf(path: string, text: string) {
+  let yamlText = text;
+  let yamlLine = 1;
+  if (path.endsWith('.md')) {
+    const { frontMatter } = splitFrontMatter(text);
+    if (!frontMatter) return undefined;
+    yamlText = frontMatter.text;
+    yamlLine = frontMatter.line;
+  }
+  const lineCounter = new LineCounter();
+  const yaml = parseDocument(yamlText, { lineCounter, uniqueKeys: true, prettyErrors: true });
+  return { yaml, lineCounter, yamlLine };
 }
 
 /** Parses one file; appends its problems and returns the entry when it could be read at all. */
@@ -80,20 +193,12 @@ export function loadFile(path: string, text: string, problems: Problem[]): Loade
     return undefined;
   }
 
-  let yamlText = text;
-  let yamlLine = 1;
-  if (isMarkdown) {
-    const { frontMatter } = splitFrontMatter(text);
-    if (!frontMatter) {
-      fail(1, 'front matter', 'missing: a Markdown entry starts with --- and YAML fields, then ---');
-      return undefined;
-    }
-    yamlText = frontMatter.text;
-    yamlLine = frontMatter.line;
+  const parsed = yamlOf(path, text);
+  if (!parsed) {
+    fail(1, 'front matter', 'missing: a Markdown entry starts with --- and YAML fields, then ---');
+    return undefined;
   }
-
-  const lineCounter = new LineCounter();
-  const yaml = parseDocument(yamlText, { lineCounter, uniqueKeys: true, prettyErrors: true });
+  const { yaml, lineCounter, yamlLine } = parsed;
   if (yaml.errors.length > 0) {
     for (const error of yaml.errors) {
       const line = (error.linePos?.[0]?.line ?? 1) + yamlLine - 1;

@@ -122,29 +122,62 @@ export const migrations: Migration[] = [
     version: 4,
     name: 'narrow search table',
     sql: /* sql */ `
-      -- Searching reads only these columns: counting and faceting a broad match set stays off the
-      -- wide content rows (documents, HTML, body text). Filled by the import, in its transaction.
-      create table search_documents (
-        id              text primary key,
+      -- Every combination of the facets a document can have (type, language, product, platform,
+      -- versions): a few hundred rows at most, so facets and filters are worked out on these.
+      create table search_facet_keys (
+        key             integer primary key,
         type            text not null,
         lang            text not null,
         product_name_id text,
         platform        text not null,
-        versions        text[] not null default '{}',
-        last_published  timestamptz,
-        num_views       integer not null default 0,
-        search_vector   tsvector not null,
-        head_vector     tsvector not null
+        versions        text[] not null
+      );
+
+      -- Searching reads only these columns: counting and faceting a broad match set stays off the
+      -- wide content rows (documents, HTML, body text). Filled by the import, in its transaction.
+      create table search_documents (
+        id             text primary key,
+        facet_key      integer not null,
+        last_published timestamptz,
+        num_views      integer not null default 0,
+        search_vector  tsvector not null,
+        head_vector    tsvector not null
       );
       create index search_documents_search_idx on search_documents using gin (search_vector);
       create index search_documents_head_idx on search_documents using gin (head_vector);
+      create index search_documents_newest_idx on search_documents (last_published desc nulls last, id);
 
-      insert into search_documents (id, type, lang, product_name_id, platform, versions, last_published, num_views, search_vector, head_vector)
-      select id, type, split_part(language, '-', 1), product_name_id,
-        case when deployment = 'Cloud' then 'cloud' else 'data_center' end, versions, last_published, num_views,
-        search_vector, head_vector
-      from content_entries
-      where published and type in ('topic', 'topicSet', 'collection', 'kbArticle');
+      -- How many documents of each facet key hold a frequent word: a one-word search for it is
+      -- counted from here instead of visiting every match.
+      create table search_term_counts (
+        lexeme    text not null,
+        facet_key integer not null,
+        count     integer not null,
+        primary key (lexeme, facet_key)
+      );
+
+      create temporary table searchable on commit drop as
+        select id, type, split_part(language, '-', 1) as lang, product_name_id,
+          case when deployment = 'Cloud' then 'cloud' else 'data_center' end as platform, versions,
+          last_published, num_views, search_vector, head_vector
+        from content_entries
+        where published and type in ('topic', 'topicSet', 'collection', 'kbArticle');
+      insert into search_facet_keys (key, type, lang, product_name_id, platform, versions)
+        select row_number() over (order by type, lang, product_name_id, platform, versions), *
+        from (select distinct type, lang, product_name_id, platform, versions from searchable) as combinations;
+      insert into search_documents (id, facet_key, last_published, num_views, search_vector, head_vector)
+        select s.id, k.key, s.last_published, s.num_views, s.search_vector, s.head_vector
+        from searchable s join search_facet_keys k
+          on k.type = s.type and k.lang = s.lang and coalesce(k.product_name_id, '') = coalesce(s.product_name_id, '')
+          and k.platform = s.platform and k.versions = s.versions
+        order by s.last_published desc nulls last, s.id;
+      insert into search_term_counts (lexeme, facet_key, count)
+        select lexeme, facet_key, count from (
+          select u.lexeme, d.facet_key, count(*)::int as count, sum(count(*)) over (partition by u.lexeme) as documents
+          from search_documents d, unnest(tsvector_to_array(d.search_vector)) as u(lexeme)
+          group by 1, 2
+        ) as per_key
+        where documents >= 1500;
 
       alter table content_entries drop column search_vector, drop column head_vector;
     `,

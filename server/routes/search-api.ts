@@ -18,7 +18,7 @@ export default async function searchApi(app: FastifyInstance) {
     },
   }, async (request, reply) => {
     const started = performance.now();
-    const cached = await app.content.cachedSearch(JSON.stringify(request.body), () => search(app.db, request.body));
+    const cached = await app.content.cachedSearch(JSON.stringify(request.body), () => search(app.db, request.body, { memo: (key, load) => app.content.cachedSearch(key, load) }));
     // Each response has its own query id, also when the results came from the cache.
     const response = { ...cached, queryId: randomUUID() };
     request.log.info({

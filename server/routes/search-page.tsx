@@ -49,7 +49,7 @@ export default async function searchPage(app: FastifyInstance, opts: SearchPageO
         // 'Search instead for' the original term: exact=1 skips the spelling suggestion.
         const searchRequest = requestFor(state);
         const suggest = request.query.exact !== '1';
-        const cached = await app.content.cachedSearch(JSON.stringify([searchRequest, suggest]), () => search(app.db, searchRequest, { suggest }));
+        const cached = await app.content.cachedSearch(JSON.stringify([searchRequest, suggest]), () => search(app.db, searchRequest, { suggest, memo: (key, load) => app.content.cachedSearch(key, load) }));
         response = { ...cached, queryId: randomUUID() };
         request.log.info({ queryId: response.queryId, term: maskEmails(state.searchTerm), total: response.pagination.total,
           ms: Math.round(performance.now() - started) }, 'search');

@@ -1,12 +1,14 @@
 /**
  * PostgreSQL full-text search over published documentation (DESIGN 'Storage'): weighted
- * tsvector, GIN index, websearch_to_tsquery. Broad queries rank only the documents whose title or
- * description match; the rest follow newest first. Facets count the whole match set, highlights are
- * made for the returned page only, and a query that finds very little is retried with spelling
+ * tsvectors in a narrow search table, GIN indexes, websearch_to_tsquery. Each document carries a
+ * facet key (its type, language, product, platform and versions), so one grouped count per search
+ * gives the total and every facet, and filters become a list of keys. Broad queries rank only the
+ * documents whose title or description match; the rest follow newest first. Highlights are made
+ * for the returned page only, and a query that finds very little is retried with spelling
  * suggestions from the corpus vocabulary (pg_trgm).
  */
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../db/driver.ts';
+import type { Db, Queryable } from '../db/driver.ts';
 import { markHighlights } from './highlight.ts';
 import type { ContentTypeKey, SearchRequest, SearchResponse, SearchResult } from './schemas.ts';
 
@@ -17,6 +19,8 @@ export const SEARCH_SOURCE = 'signpost-postgres-fts';
 export const DEFAULT_PAGE_SIZE = 10;
 /** Above this many matches a query is broad: only title and description matches are ranked. */
 export const RANK_ALL_LIMIT = 1500;
+/** How many of a broad query's newest title or description matches are ranked. */
+export const BROAD_CANDIDATES = 500;
 /** Fewer results than this and a spelling suggestion is tried. */
 export const SUGGEST_BELOW = 3;
 const HIGHLIGHT_START = '\u0002';
@@ -24,11 +28,12 @@ const HIGHLIGHT_STOP = '\u0003';
 
 const CJK = /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]/;
 
-interface Plan {
-  where: string;
-  params: unknown[];
-  add: (value: unknown) => string;
-}
+/**
+ * Settings for the queries of one search. Matching a tsvector row by row reads its whole body
+ * vector, which the planner does not count: the GIN indexes are always the better way in. Exact
+ * bitmaps need some memory; parallel workers only add overhead to queries this short.
+ */
+const SEARCH_SETTINGS = `set local enable_seqscan = off; set local max_parallel_workers_per_gather = 0; set local work_mem = '32MB'`;
 
 /**
  * 'all' needs every word (websearch syntax: quotes, or, -word); 'any' is the fallback for
@@ -49,132 +54,189 @@ function cjkMatch(text: string, mode: MatchMode, add: (v: unknown) => string): s
   return `($1::text <> '' and exists (select 1 from content_entries e where e.id = d.id and (${terms.map((t) => one(add(t))).join(mode === 'all' ? ' and ' : ' or ')})))`;
 }
 
-/** The content-type filter as a condition on search_documents d; 'true' when there is none. */
-function typeCondition(request: SearchRequest, add: (v: unknown) => string): string {
-  const types = request.facetFilters?.contentTypes;
-  return types && types.length > 0 ? `d.type = any(${add(types.map((t) => TYPE_OF[t]))}::text[])` : 'true';
+/** What a facet key stands for (a row of search_facet_keys). */
+interface FacetKey {
+  key: number;
+  type: string;
+  lang: string;
+  product_name_id: string | null;
+  platform: 'cloud' | 'data_center';
+  versions: string[];
 }
 
-/** The product filter (any of the chosen products, each in its platform and versions); 'true' when there is none. */
-function productCondition(request: SearchRequest, add: (v: unknown) => string): string {
-  const products = request.facetFilters?.products;
-  if (!products || products.length === 0) return 'true';
-  return `(${products.map((p) => {
-    const versions = p.versions && p.versions.length > 0 ? ` and d.versions && ${add(p.versions)}::text[]` : '';
-    return `(d.product_name_id = ${add(p.key)} and d.platform = ${add(p.platform)}${versions})`;
-  }).join(' or ')})`;
-}
-
-/** The match and language conditions shared by every query of one search; $1 is always the query text. */
-function base(request: SearchRequest, text: string, mode: MatchMode): Plan {
-  const params: unknown[] = [text];
-  const add = (v: unknown) => `$${params.push(v)}`;
-  const where = [CJK.test(text) ? cjkMatch(text, mode, add) : `d.search_vector @@ ${tsQuery(mode)}`];
-  if (request.language) where.push(`d.lang = ${add(request.language.split('-')[0])}`);
-  return { where: where.join(' and '), params, add };
+/** The request's filters, each a test on a facet key. */
+function filtersOf(request: SearchRequest) {
+  const lang = request.language?.split('-')[0];
+  const types = new Set((request.facetFilters?.contentTypes ?? []).map((t) => TYPE_OF[t]));
+  const products = request.facetFilters?.products ?? [];
+  return {
+    language: (k: FacetKey) => !lang || k.lang === lang,
+    type: (k: FacetKey) => types.size === 0 || types.has(k.type),
+    // Any of the chosen products, each in its platform and, when given, one of its versions.
+    product: (k: FacetKey) => products.length === 0 || products.some((p) => p.key === k.product_name_id && p.platform === k.platform
+      && (!p.versions || p.versions.length === 0 || p.versions.some((v) => k.versions.includes(v)))),
+  };
 }
 
 export interface SearchOptions {
   /** Spell-correct queries that find little (default on). */
   suggest?: boolean;
+  /**
+   * Keeps match counts for a while (the content store's cache): they depend only on the words and
+   * the language, so paging, sorting and filtering the same search count nothing again.
+   */
+  memo?: <T>(key: string, load: () => Promise<T>) => Promise<T>;
+  /** Above this many matches a query is broad (default RANK_ALL_LIMIT). */
+  rankAllLimit?: number;
+  /** How many title or description matches a broad query ranks (default BROAD_CANDIDATES). */
+  broadCandidates?: number;
 }
 
-export async function search(db: Queryable, request: SearchRequest, options: SearchOptions = {}): Promise<SearchResponse> {
-  const original = request.query.trim().replace(/\s+/g, ' ');
-  let response = await run(db, request, original, 'all');
-  let searched = original;
-  let rewrittenQuery: string | null = null;
-  if (options.suggest !== false && response.pagination.total < SUGGEST_BELOW && !CJK.test(original)) {
-    const rewritten = await suggest(db, original);
-    if (rewritten && rewritten !== original.toLowerCase()) {
-      const second = await run(db, request, rewritten, 'all');
-      if (second.pagination.total > response.pagination.total) {
-        response = second;
-        searched = rewritten;
-        rewrittenQuery = rewritten;
+export async function search(db: Db, request: SearchRequest, options: SearchOptions = {}): Promise<SearchResponse> {
+  return db.transaction(async (tx) => {
+    await tx.exec(SEARCH_SETTINGS);
+    const keys = await tx.query<FacetKey>('select key, type, lang, product_name_id, platform, versions from search_facet_keys');
+    const engine: Engine = {
+      db: tx, keys, memo: options.memo ?? ((_key, load) => load()),
+      rankAllLimit: options.rankAllLimit ?? RANK_ALL_LIMIT, broadCandidates: options.broadCandidates ?? BROAD_CANDIDATES,
+    };
+    const original = request.query.trim().replace(/\s+/g, ' ');
+    let response = await run(engine, request, original, 'all');
+    let searched = original;
+    let rewrittenQuery: string | null = null;
+    if (options.suggest !== false && response.pagination.total < SUGGEST_BELOW && !CJK.test(original)) {
+      const rewritten = await suggest(tx, original);
+      if (rewritten && rewritten !== original.toLowerCase()) {
+        const second = await run(engine, request, rewritten, 'all');
+        if (second.pagination.total > response.pagination.total) {
+          response = second;
+          searched = rewritten;
+          rewrittenQuery = rewritten;
+        }
       }
     }
-  }
-  if (response.pagination.total < SUGGEST_BELOW && /\s/.test(searched)) {
-    const loose = await run(db, request, searched, 'any');
-    if (loose.pagination.total > response.pagination.total) response = loose;
-  }
-  response.metadata.query = { originalQuery: original, rewrittenQuery, searchedQuery: searched };
-  return response;
+    if (response.pagination.total < SUGGEST_BELOW && /\s/.test(searched)) {
+      const loose = await run(engine, request, searched, 'any');
+      if (loose.pagination.total > response.pagination.total) response = loose;
+    }
+    response.metadata.query = { originalQuery: original, rewrittenQuery, searchedQuery: searched };
+    return response;
+  });
 }
 
-async function run(db: Queryable, request: SearchRequest, text: string, mode: MatchMode): Promise<SearchResponse> {
+interface Engine {
+  db: Queryable;
+  keys: FacetKey[];
+  memo: NonNullable<SearchOptions['memo']>;
+  rankAllLimit: number;
+  broadCandidates: number;
+}
+
+async function run(engine: Engine, request: SearchRequest, text: string, mode: MatchMode): Promise<SearchResponse> {
+  const { db, keys } = engine;
   const from = request.pagination?.from ?? 0;
   const size = request.pagination?.size ?? DEFAULT_PAGE_SIZE;
   const sort = request.sort?.by ?? 'relevance';
-  const facetsOn = request.facets?.enable !== false;
   const cjk = CJK.test(text);
+  const filters = filtersOf(request);
 
-  const counted = facetsOn ? await facets(db, request, text, mode) : undefined;
-  const all = base(request, text, mode);
-  const where = `${all.where} and ${typeCondition(request, all.add)} and ${productCondition(request, all.add)}`;
-  const total = counted?.total
-    ?? (await db.query<{ total: number }>(`select count(*)::int as total from search_documents d where ${where}`, all.params))[0]?.total ?? 0;
+  // Matches per facet key, for the words only; the language and every filter are applied on the keys.
+  // A one-word query for a frequent word reads the counts kept for it instead of visiting every match.
+  const languageKeys = keys.filter(filters.language);
+  const counts = await engine.memo(JSON.stringify(['counts', text, mode]), async () => {
+    const params: unknown[] = [text];
+    const rows = await db.query<{ key: number; count: number }>(cjk
+      ? `select d.facet_key as key, count(*)::int as count from search_documents d
+         where ${cjkMatch(text, mode, (v: unknown) => `$${params.push(v)}`)} group by 1`
+      : `with query as (select ${tsQuery(mode)} as q),
+           kept as (
+             select c.facet_key as key, c.count from search_term_counts c, query
+             where numnode(query.q) = 1 and c.lexeme = trim(both '''' from query.q::text))
+         select key, count from kept
+         union all
+         select d.facet_key, count(*)::int from search_documents d, query
+         where d.search_vector @@ query.q and not exists (select 1 from kept)
+         group by 1`,
+    params);
+    return rows.map((r): [number, number] => [r.key, r.count]);
+  });
+  const countOf = new Map(counts);
+  const kept = languageKeys.filter((k) => filters.type(k) && filters.product(k));
+  const total = kept.reduce((sum, k) => sum + (countOf.get(k.key) ?? 0), 0);
 
-  const broad = total > RANK_ALL_LIMIT;
+  const params: unknown[] = [text];
+  const add = (v: unknown) => `$${params.push(v)}`;
+  const match = cjk ? cjkMatch(text, mode, add) : `d.search_vector @@ ${tsQuery(mode)}`;
+  const filtered = kept.length < keys.length ? ` and d.facet_key = any(${add(kept.map((k) => k.key))}::int[])` : '';
+  const where = `${match}${filtered}`;
   const q = tsQuery(mode);
-  // Trust (helpful answers, views) and freshness (halves over two years) lift the text rank;
-  // overview pages (collections, topic sets) gather their children's words, so the page itself answers better.
-  const lift = `(case when d.type in ('collection', 'topicSet') then 0.6 else 1 end)
-    * (1 + 0.15 * ln(1 + coalesce(s.helpful_count, 0)) + 0.03 * ln(1 + coalesce(s.num_views, d.num_views)))
-    * (1 / (1 + greatest(0, extract(epoch from (now() - coalesce(d.last_published, now())))) / (2 * 365 * 86400.0)))`;
+  // Overview pages (collections, topic sets) gather their children's words; the page itself answers better.
+  const overviews = keys.filter((k) => k.type === 'collection' || k.type === 'topicSet').map((k) => k.key);
+  // Trust (helpful answers, views) and freshness (halves over two years) lift the text rank.
+  // Double precision throughout: numeric arithmetic costs several times more per row.
+  const lift = (alias: string) => `(case when ${alias}.facet_key = any(${add(overviews)}::int[]) then 0.6::float8 else 1::float8 end)
+    * (1 + 0.15::float8 * ln(1 + coalesce(s.helpful_count, 0)::float8) + 0.03::float8 * ln(1 + coalesce(s.num_views, ${alias}.num_views)::float8))
+    * (1 / (1 + greatest(0, date_part('epoch', now() - coalesce(${alias}.last_published, now()))) / ${2 * 365 * 86400}::float8))`;
   const limit = `limit ${Number(size)} offset ${Number(from)}`;
-  let page: { id: string }[];
-  if (total === 0) {
+  let page: { id: string }[] = [];
+  if (total === 0 || from >= total) {
     page = [];
   } else if (sort === 'last_published') {
-    page = await db.query(`select d.id from search_documents d where ${where} order by d.last_published desc nulls last, d.id ${limit}`, all.params);
-  } else if (broad && !cjk) {
-    // Broad: documents whose title or description match, ranked; then the rest, newest first.
+    page = await db.query(`select d.id from search_documents d where ${where} order by d.last_published desc nulls last, d.id ${limit}`, params);
+  } else if (total > engine.rankAllLimit && !cjk) {
+    // Broad: the newest documents whose title or description match are ranked; then every other
+    // match, newest first. A title or description match is a match of the whole document unless
+    // the query excludes words.
+    const excludes = /(^|\s)-\S/.test(text);
+    const head = `d.head_vector @@ ${q}${excludes ? ` and ${match}` : ''}${filtered}`;
     const depth = Number(from) + Number(size);
     page = await db.query(
-      `(select d.id, (1 + ts_rank(d.head_vector, ${q})) * ${lift} as score, d.last_published
-          from search_documents d left join entry_stats s on s.entry_id = d.id
-         where ${where} and d.head_vector @@ ${q}
-         order by score desc, d.last_published desc nulls last, d.id limit ${depth})
+      `with candidates as materialized (
+         select d.id, d.facet_key, d.num_views, d.last_published, d.head_vector from search_documents d
+         where ${head} order by d.last_published desc nulls last, d.id limit ${Number(engine.broadCandidates)})
+       (select c.id, (1 + ts_rank(c.head_vector, ${q})) * ${lift('c')} as score, c.last_published
+          from candidates c left join entry_stats s on s.entry_id = c.id
+         order by score desc, c.last_published desc nulls last, c.id limit ${depth})
        union all
        (select d.id, 0, d.last_published from search_documents d
-         where ${where} and not (d.head_vector @@ ${q})
+         where ${where} and d.id not in (select id from candidates)
          order by d.last_published desc nulls last, d.id limit ${depth})
        order by 2 desc, 3 desc nulls last, 1 ${limit}`,
-      all.params,
+      params,
     );
   } else {
-    const textRank = cjk ? `(case when exists (select 1 from content_entries e where e.id = d.id and e.title ilike '%' || $1 || '%') then 2 else 1 end)::real` : `ts_rank(d.search_vector, ${q}, 1)`;
+    const textRank = cjk
+      ? `(case when exists (select 1 from content_entries e where e.id = d.id and e.title ilike '%' || $1 || '%') then 2 else 1 end)::real`
+      : `ts_rank(d.search_vector, ${q}, 1)`;
     page = await db.query(
       `select d.id from search_documents d left join entry_stats s on s.entry_id = d.id where ${where}
-       order by ${textRank} * ${lift} desc, d.last_published desc nulls last, d.id ${limit}`,
-      all.params,
+       order by ${textRank} * ${lift('d')} desc, d.last_published desc nulls last, d.id ${limit}`,
+      params,
     );
   }
   const ids = page.map((r) => r.id);
 
   // A data center result links to the version the visitor filtered by, when it exists there.
   const wantedVersions = [...new Set((request.facetFilters?.products ?? []).flatMap((p) => p.versions ?? []))];
-  const [rows, highlights] = await Promise.all([
-    ids.length === 0 ? [] : db.query<PageRow>(
-      `select e.id, e.type, e.title, e.description, e.product_name_id, e.deployment, e.versions, e.last_published,
-         e.fields->>'parentId' as parent_id, coalesce(s.helpful_count, 0)::int as helpful_count,
-         coalesce(s.num_views, e.num_views)::int as num_views,
-         coalesce((select r.path from content_routes r where r.entry_id = e.id and r.version = any($2::text[])
-           order by string_to_array(r.version, '.')::int[] desc limit 1), e.path) as path
-       from content_entries e left join entry_stats s on s.entry_id = e.id
-       where e.id = any($1::text[])`,
-      [ids, wantedVersions],
-    ),
-    request.highlights?.enable !== false && ids.length > 0 && !cjk ? highlight(db, ids, text, mode) : new Map<string, string>(),
-  ]);
+  const rows = ids.length === 0 ? [] : await db.query<PageRow>(
+    `select e.id, e.type, e.title, e.description, e.product_name_id, e.deployment, e.versions, e.last_published,
+       e.fields->>'parentId' as parent_id, coalesce(s.helpful_count, 0)::int as helpful_count,
+       coalesce(s.num_views, e.num_views)::int as num_views,
+       coalesce((select r.path from content_routes r where r.entry_id = e.id and r.version = any($2::text[])
+         order by string_to_array(r.version, '.')::int[] desc limit 1), e.path) as path
+     from content_entries e left join entry_stats s on s.entry_id = e.id
+     where e.id = any($1::text[])`,
+    [ids, wantedVersions],
+  );
+  const highlights = request.highlights?.enable !== false && ids.length > 0 && !cjk ? await highlight(db, ids, text, mode) : new Map<string, string>();
   const byId = new Map(rows.map((r) => [r.id, r]));
   const ordered = ids.map((id) => byId.get(id)).filter((r): r is PageRow => r !== undefined);
-  const [names, parents] = await Promise.all([
-    productNames(db, ordered.map((r) => r.product_name_id).filter((k): k is string => !!k)),
-    titles(db, ordered.map((r) => r.parent_id).filter((k): k is string => !!k)),
-  ]);
+  const facetsOn = request.facets?.enable !== false;
+  const names = await productNames(db, [
+    ...ordered.map((r) => r.product_name_id),
+    ...(facetsOn ? keys.map((k) => k.product_name_id) : []),
+  ].filter((k): k is string => !!k));
+  const parents = await titles(db, ordered.map((r) => r.parent_id).filter((k): k is string => !!k));
 
   const results: SearchResult[] = ordered.map((r) => {
     const platform = r.deployment === 'Cloud' ? 'cloud' as const : 'data_center' as const;
@@ -207,7 +269,7 @@ async function run(db: Queryable, request: SearchRequest, text: string, mode: Ma
   return {
     queryId: randomUUID(),
     results,
-    facets: counted?.facets ?? { contentTypes: [], products: [] },
+    facets: facetsOn ? facetsFrom(languageKeys, countOf, filters, names) : { contentTypes: [], products: [] },
     pagination: { from, size, total },
     metadata: { query: { originalQuery: text, rewrittenQuery: null, searchedQuery: text }, sort: { by: sort }, source: SEARCH_SOURCE },
   };
@@ -228,46 +290,32 @@ interface PageRow {
   num_views: number;
 }
 
-/**
- * Counts over the whole match set in one pass; each dimension ignores its own filter so the other
- * choices stay visible. The total is the type counts the content-type filter keeps.
- */
-async function facets(db: Queryable, request: SearchRequest, text: string, mode: MatchMode): Promise<{ facets: SearchResponse['facets']; total: number }> {
-  const all = base(request, text, mode);
-  const byProduct = productCondition(request, all.add);
-  const byType = typeCondition(request, all.add);
-  const rows = await db.query<{ type: string | null; key: string | null; platform: 'cloud' | 'data_center' | null; versions: string[] | null; count: number }>(
-    `select d.type, d.product_name_id as key, d.platform, d.versions,
-       (case when grouping(d.type) = 0 then count(*) filter (where ${byProduct}) else count(*) filter (where ${byType}) end)::int as count
-     from search_documents d where ${all.where}
-     group by grouping sets ((d.type), (d.product_name_id, d.platform, d.versions))`,
-    all.params,
-  );
-  const wanted = new Set((request.facetFilters?.contentTypes ?? []).map((t) => TYPE_OF[t]));
-  let total = 0;
-  const types: { key: ContentTypeKey; count: number }[] = [];
+/** Facets over the whole match set; each dimension ignores its own filter so the other choices stay visible. */
+function facetsFrom(keys: FacetKey[], countOf: Map<number, number>, filters: ReturnType<typeof filtersOf>, names: Map<string, string>): SearchResponse['facets'] {
+  const types = new Map<string, number>();
   const products = new Map<string, { key: string; platform: 'cloud' | 'data_center'; count: number; versions: Set<string> }>();
-  for (const row of rows) {
-    if (row.count === 0) continue;
-    if (row.type !== null) {
-      types.push({ key: KEY_OF[row.type] ?? 'topic', count: row.count });
-      if (wanted.size === 0 || wanted.has(row.type)) total += row.count;
-    } else if (row.key !== null && row.platform !== null) {
-      const id = `${row.platform}\0${row.key}`;
-      const product = products.get(id) ?? { key: row.key, platform: row.platform, count: 0, versions: new Set<string>() };
-      product.count += row.count;
-      for (const v of row.versions ?? []) product.versions.add(v);
+  for (const k of keys) {
+    const count = countOf.get(k.key) ?? 0;
+    if (count === 0) continue;
+    if (filters.product(k)) types.set(k.type, (types.get(k.type) ?? 0) + count);
+    if (filters.type(k) && k.product_name_id) {
+      const id = `${k.platform}\0${k.product_name_id}`;
+      const product = products.get(id) ?? { key: k.product_name_id, platform: k.platform, count: 0, versions: new Set<string>() };
+      product.count += count;
+      for (const v of k.versions) product.versions.add(v);
       products.set(id, product);
     }
   }
-  const names = await productNames(db, [...new Set([...products.values()].map((p) => p.key))]);
   const platforms = (['cloud', 'data_center'] as const).map((platform) => ({
     platform,
     products: [...products.values()].filter((p) => p.platform === platform)
       .map((p) => ({ key: p.key, name: names.get(p.key) ?? p.key, count: p.count, versions: [...p.versions].sort(versionOrder) }))
       .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name)),
   })).filter((p) => p.products.length > 0);
-  return { facets: { contentTypes: types.sort((a, b) => b.count - a.count), products: platforms }, total };
+  return {
+    contentTypes: [...types].map(([type, count]) => ({ key: KEY_OF[type] ?? 'topic', count })).sort((a, b) => b.count - a.count),
+    products: platforms,
+  };
 }
 
 function versionOrder(a: string, b: string): number {

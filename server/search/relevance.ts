@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
-import type { Queryable } from '../db/driver.ts';
+import type { Db } from '../db/driver.ts';
 import { search } from './engine.ts';
 
 export interface Judgement {
@@ -22,7 +22,7 @@ export function languageOf(term: string): string {
   return /[\u3040-\u30ff\u3400-\u9fff]/.test(term) ? 'ja' : 'en';
 }
 
-export async function meanReciprocalRank(db: Queryable, judgements: Judgement[]) {
+export async function meanReciprocalRank(db: Db, judgements: Judgement[]) {
   const misses: { query: string; expected: string; got: string[]; rank: number | null }[] = [];
   let sum = 0;
   for (const j of judgements) {

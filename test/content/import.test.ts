@@ -144,3 +144,21 @@ t.test('checkContent lists every problem of a tree without writing', async (t) =
   const { problems } = await checkContent(dir);
   t.equal(problems.length, 2);
 });
+
+t.test('parsing in worker threads gives what parsing in turn gives, problems and lines included', async (t) => {
+  const sequential = await checkContent(SAMPLE_CONTENT, undefined, { workers: 1 });
+  const parallel = await checkContent(SAMPLE_CONTENT, undefined, { workers: 2, parallelFrom: 0 });
+  t.equal(parallel.digest, sequential.digest);
+  t.same(parallel.problems, []);
+  t.same(parallel.plan.entries, sequential.plan.entries, 'the same entries, rendered alike');
+  t.same(parallel.plan.routes, sequential.plan.routes);
+
+  const dir = await tempContent(t);
+  await appendFile(join(dir, 'products/acme-cloud.yaml'), 'colour: blue\n');
+  await edit(join(dir, 'collections/acme-cloud-basics.yaml'), 'acme-cloud-draft]', 'acme-cloud-missing]');
+  await edit(join(dir, 'topics/acme-data-center/upgrade.md'), '["2.0"]', '["2.0", "3.0"]');
+  await edit(join(dir, 'topics/acme-cloud/draft.md'), 'slug: upcoming-feature', 'slug: first-steps');
+  const broken = { in: await checkContent(dir, undefined, { workers: 1 }), workers: await checkContent(dir, undefined, { workers: 2, parallelFrom: 0 }) };
+  t.equal(broken.workers.problems.length, 4);
+  t.same(broken.workers.problems.map(formatProblem), broken.in.problems.map(formatProblem), 'the same problems on the same lines');
+});

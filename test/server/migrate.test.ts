@@ -26,7 +26,8 @@ t.test('the search-table migration carries searchable entries of an existing dat
   await db.query(row, ['p1', 'product', true, 'Lantern', 'Cloud', [], 'en-US']);
   t.same(await migrate(db), [4]);
   const docs = await db.query<Record<string, unknown>>(
-    `select id, type, lang, platform, versions, search_vector @@ to_tsquery('english', 'lantern') as body, head_vector @@ to_tsquery('english', 'setup') as head from search_documents`);
+    `select d.id, k.type, k.lang, k.platform, k.versions, search_vector @@ to_tsquery('english', 'lantern') as body, head_vector @@ to_tsquery('english', 'setup') as head
+     from search_documents d join search_facet_keys k on k.key = d.facet_key`);
   t.same(docs, [{ id: 't1', type: 'topic', lang: 'ja', platform: 'data_center', versions: ['2.0', '1.0'], body: true, head: true }], 'published searchable entries only');
   const columns = await db.query(`select 1 from information_schema.columns where table_name = 'content_entries' and column_name in ('search_vector', 'head_vector')`);
   t.same(columns, [], 'the vectors live in the search table only');
