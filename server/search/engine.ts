@@ -95,9 +95,16 @@ export interface SearchOptions {
 export async function search(db: Db, request: SearchRequest, options: SearchOptions = {}): Promise<SearchResponse> {
   return db.transaction(async (tx) => {
     await tx.exec(SEARCH_SETTINGS);
-    const keys = await tx.query<FacetKey>('select key, type, lang, product_name_id, platform, versions from search_facet_keys');
+    const memo = options.memo ?? ((_key, load) => load());
+    // Both change only with an import.
+    const { keys, names } = await memo('search-keys', async () => ({
+      keys: await tx.query<FacetKey>('select key, type, lang, product_name_id, platform, versions from search_facet_keys'),
+      names: new Map((await tx.query<{ key: string; name: string }>(
+        `select distinct fields->>'productNameId' as key, fields->>'productName' as name from content_entries where type = 'product'`))
+        .map((r) => [r.key, r.name])),
+    }));
     const engine: Engine = {
-      db: tx, keys, memo: options.memo ?? ((_key, load) => load()),
+      db: tx, keys, names, memo,
       rankAllLimit: options.rankAllLimit ?? RANK_ALL_LIMIT, broadCandidates: options.broadCandidates ?? BROAD_CANDIDATES,
     };
     const original = request.query.trim().replace(/\s+/g, ' ');
@@ -127,13 +134,15 @@ export async function search(db: Db, request: SearchRequest, options: SearchOpti
 interface Engine {
   db: Queryable;
   keys: FacetKey[];
+  /** Product names by product family key. */
+  names: Map<string, string>;
   memo: NonNullable<SearchOptions['memo']>;
   rankAllLimit: number;
   broadCandidates: number;
 }
 
 async function run(engine: Engine, request: SearchRequest, text: string, mode: MatchMode): Promise<SearchResponse> {
-  const { db, keys } = engine;
+  const { db, keys, names } = engine;
   const from = request.pagination?.from ?? 0;
   const size = request.pagination?.size ?? DEFAULT_PAGE_SIZE;
   const sort = request.sort?.by ?? 'relevance';
@@ -218,24 +227,27 @@ async function run(engine: Engine, request: SearchRequest, text: string, mode: M
 
   // A data center result links to the version the visitor filtered by, when it exists there.
   const wantedVersions = [...new Set((request.facetFilters?.products ?? []).flatMap((p) => p.versions ?? []))];
+  // The page's rows, with their marked snippets: the description when it matches, else body fragments.
+  const highlighting = request.highlights?.enable !== false && !cjk;
+  const marks = `StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_STOP}`;
   const rows = ids.length === 0 ? [] : await db.query<PageRow>(
     `select e.id, e.type, e.title, e.description, e.product_name_id, e.deployment, e.versions, e.last_published,
        e.fields->>'parentId' as parent_id, coalesce(s.helpful_count, 0)::int as helpful_count,
        coalesce(s.num_views, e.num_views)::int as num_views,
-       coalesce((select r.path from content_routes r where r.entry_id = e.id and r.version = any($2::text[])
-         order by string_to_array(r.version, '.')::int[] desc limit 1), e.path) as path
+       coalesce((select r.path from content_routes r where r.entry_id = e.id and r.version = any($3::text[])
+         order by string_to_array(r.version, '.')::int[] desc limit 1), e.path) as path,
+       ${highlighting ? `case when to_tsvector('english', coalesce(e.description, '')) @@ ${q}
+         then ts_headline('english', e.description, ${q}, $4)
+         else ts_headline('english', coalesce(e.search_text, e.description, ''), ${q}, $5)
+       end` : 'nullif($1::text, $1::text)'} as snippet
      from content_entries e left join entry_stats s on s.entry_id = e.id
-     where e.id = any($1::text[])`,
-    [ids, wantedVersions],
+     where e.id = any($2::text[])`,
+    [text, ids, wantedVersions, ...(highlighting ? [`${marks}, HighlightAll=true`, `${marks}, MaxFragments=2, MaxWords=28, MinWords=12, FragmentDelimiter=" … "`] : [])],
   );
-  const highlights = request.highlights?.enable !== false && ids.length > 0 && !cjk ? await highlight(db, ids, text, mode) : new Map<string, string>();
+  const highlights = new Map(rows.filter((r) => r.snippet !== null).map((r) => [r.id, markHighlights(r.snippet ?? '', HIGHLIGHT_START, HIGHLIGHT_STOP)]));
   const byId = new Map(rows.map((r) => [r.id, r]));
   const ordered = ids.map((id) => byId.get(id)).filter((r): r is PageRow => r !== undefined);
   const facetsOn = request.facets?.enable !== false;
-  const names = await productNames(db, [
-    ...ordered.map((r) => r.product_name_id),
-    ...(facetsOn ? keys.map((k) => k.product_name_id) : []),
-  ].filter((k): k is string => !!k));
   const parents = await titles(db, ordered.map((r) => r.parent_id).filter((k): k is string => !!k));
 
   const results: SearchResult[] = ordered.map((r) => {
@@ -288,6 +300,7 @@ interface PageRow {
   parent_id: string | null;
   helpful_count: number;
   num_views: number;
+  snippet: string | null;
 }
 
 /** Facets over the whole match set; each dimension ignores its own filter so the other choices stay visible. */
@@ -323,30 +336,6 @@ function versionOrder(a: string, b: string): number {
   const pb = b.split('.').map(Number);
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) if ((pa[i] ?? 0) !== (pb[i] ?? 0)) return (pb[i] ?? 0) - (pa[i] ?? 0);
   return 0;
-}
-
-/** Marked snippets for the returned page only: the description when it matches, else body fragments. */
-async function highlight(db: Queryable, ids: string[], text: string, mode: MatchMode): Promise<Map<string, string>> {
-  const opts = `StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_STOP}`;
-  const q = tsQuery(mode);
-  const rows = await db.query<{ id: string; snippet: string }>(
-    `select e.id,
-       case when to_tsvector('english', coalesce(e.description, '')) @@ ${q}
-         then ts_headline('english', e.description, ${q}, $3)
-         else ts_headline('english', coalesce(e.search_text, e.description, ''), ${q}, $4)
-       end as snippet
-     from content_entries e where e.id = any($2::text[])`,
-    [text, ids, `${opts}, HighlightAll=true`, `${opts}, MaxFragments=2, MaxWords=28, MinWords=12, FragmentDelimiter=" … "`],
-  );
-  return new Map(rows.map((r) => [r.id, markHighlights(r.snippet, HIGHLIGHT_START, HIGHLIGHT_STOP)]));
-}
-
-async function productNames(db: Queryable, keys: string[]): Promise<Map<string, string>> {
-  if (keys.length === 0) return new Map();
-  const rows = await db.query<{ key: string; name: string }>(
-    `select distinct fields->>'productNameId' as key, fields->>'productName' as name from content_entries
-     where type = 'product' and fields->>'productNameId' = any($1::text[])`, [[...new Set(keys)]]);
-  return new Map(rows.map((r) => [r.key, r.name]));
 }
 
 async function titles(db: Queryable, ids: string[]): Promise<Map<string, string>> {
