@@ -1,12 +1,12 @@
 // Production build: bundles the server and the import command into dist/ (dependencies stay in
 // node_modules). Assets are hashed and bundled by the server itself at start.
 import { build } from 'esbuild';
-import { rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 
 const started = performance.now();
 await rm('dist', { recursive: true, force: true });
 await build({
-  entryPoints: { 'server/main': 'server/main.ts', 'scripts/import': 'scripts/import.ts', 'workers/load-worker': 'server/content/load-worker.ts' },
+  entryPoints: { 'server/server': 'server/main.ts', 'scripts/import-command': 'scripts/import.ts', 'workers/load-worker': 'server/content/load-worker.ts' },
   outdir: 'dist',
   bundle: true,
   platform: 'node',
@@ -18,4 +18,9 @@ await build({
   logLevel: 'warning',
   outExtension: { '.js': '.js' },
 });
+// React and other libraries choose their production builds from NODE_ENV when they load, which is
+// before any code of a bundle runs: each command is a launcher that sets it, then loads the bundle.
+const launcher = (bundle) => `process.env.NODE_ENV ??= 'production';\nawait import('./${bundle}');\n`;
+await writeFile('dist/server/main.js', launcher('server.js'));
+await writeFile('dist/scripts/import.js', launcher('import-command.js'));
 console.error(`built dist/ in ${Math.round(performance.now() - started)} ms`);
