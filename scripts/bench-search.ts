@@ -18,7 +18,7 @@ import autocannon from 'autocannon';
 import { openDb, pgliteDirFor } from '../server/db/driver.ts';
 import { closeOnce, freshDb, type BenchDb } from './bench-db.ts';
 import { migrate } from '../server/db/migrate.ts';
-import { importContent } from '../server/content/import.ts';
+import { importContent, vacuumContent } from '../server/content/import.ts';
 import { loadJudgements, meanReciprocalRank } from '../server/search/relevance.ts';
 import { search } from '../server/search/engine.ts';
 import { rebuildSearchDocuments } from '../server/search/documents.ts';
@@ -69,7 +69,7 @@ try {
   // The search index alone, built again from the stored content: vectors, GIN indexes, kept word counts.
   const t0 = performance.now();
   await db.transaction((tx) => rebuildSearchDocuments(tx));
-  await db.exec('analyze search_documents; analyze search_term_counts; analyze content_entries');
+  await vacuumContent(db);
   console.log(`index build     ${((performance.now() - t0) / 1000).toFixed(1)} s (search table: weighted vectors, GIN indexes, word counts)`);
   const [{ documents } = { documents: 0 }] = await db.query<{ documents: number }>('select count(*)::int as documents from search_documents');
   console.log(`searchable      ${documents} documents`);

@@ -86,8 +86,17 @@ export async function importContent(db: Db, dir: string, options: ImportOptions 
     // Delivered at commit: every instance drops what it cached of the old content.
     await tx.query('select pg_notify($1, $2)', [CONTENT_CHANNEL, digest]);
   });
+  await vacuumContent(db);
   const write = performance.now() - t1;
   return { imported: true, ...base, ms: { read: readMs, check: checkMs, write, total: performance.now() - t0 } };
+}
+
+/**
+ * Clears the replaced rows and refreshes the planner's statistics. An import replaces every row, and
+ * PGlite has no autovacuum: without this each import would leave the old rows for every scan to skip.
+ */
+export async function vacuumContent(db: Db): Promise<void> {
+  await db.exec('vacuum (analyze) content_entries, content_routes, search_documents, search_facet_keys, search_term_counts, search_vocabulary');
 }
 
 /** Words of published searchable text, with how often they occur: the spelling dictionary. */
