@@ -2,11 +2,10 @@
  * /search-results/: a plain GET form and links, complete without JavaScript (spec §2, §4, §5).
  * An htmx request for the results region gets that region of the same view.
  */
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { buildChrome } from '../pages/chrome.ts';
-import { search } from '../search/engine.ts';
+import { cachedSearch } from '../search/cached.ts';
 import { maskEmails } from '../search/highlight.ts';
 import {
   CATEGORIES, CONTENT_TYPE_LABELS, PAGE_SIZE, chooseProduct, hrefOf, pageWindow, removeProduct, requestFor, reset,
@@ -44,15 +43,9 @@ export default async function searchPage(app: FastifyInstance, opts: SearchPageO
     let response: SearchResponse | null = null;
     let failed = false;
     if (state.searchTerm) {
-      const started = performance.now();
       try {
         // 'Search instead for' the original term: exact=1 skips the spelling suggestion.
-        const searchRequest = requestFor(state);
-        const suggest = request.query.exact !== '1';
-        const cached = await app.content.cachedSearch(JSON.stringify([searchRequest, suggest]), () => search(app.db, searchRequest, { suggest, memo: (key, load) => app.content.cachedSearch(key, load) }));
-        response = { ...cached, queryId: randomUUID() };
-        request.log.info({ queryId: response.queryId, term: maskEmails(state.searchTerm), total: response.pagination.total,
-          ms: Math.round(performance.now() - started) }, 'search');
+        response = await cachedSearch(app, request.log, requestFor(state), { suggest: request.query.exact !== '1' });
       } catch (error) {
         failed = true;
         request.log.error({ err: error, term: maskEmails(state.searchTerm) }, 'search failed');

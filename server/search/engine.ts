@@ -232,7 +232,7 @@ async function run(engine: Engine, request: SearchRequest, text: string, mode: M
   const marks = `StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_STOP}`;
   const rows = ids.length === 0 ? [] : await db.query<PageRow>(
     `select e.id, e.type, e.title, e.description, e.product_name_id, e.deployment, e.versions, e.last_published,
-       e.fields->>'parentId' as parent_id, coalesce(s.helpful_count, 0)::int as helpful_count,
+       parent.title as parent_title, coalesce(s.helpful_count, 0)::int as helpful_count,
        coalesce(s.num_views, e.num_views)::int as num_views,
        coalesce((select r.path from content_routes r where r.entry_id = e.id and r.version = any($3::text[])
          order by string_to_array(r.version, '.')::int[] desc limit 1), e.path) as path,
@@ -241,6 +241,7 @@ async function run(engine: Engine, request: SearchRequest, text: string, mode: M
          else ts_headline('english', coalesce(e.search_text, e.description, ''), ${q}, $5)
        end` : 'nullif($1::text, $1::text)'} as snippet
      from content_entries e left join entry_stats s on s.entry_id = e.id
+       left join content_entries parent on parent.id = e.fields->>'parentId'
      where e.id = any($2::text[])`,
     [text, ids, wantedVersions, ...(highlighting ? [`${marks}, HighlightAll=true`, `${marks}, MaxFragments=2, MaxWords=28, MinWords=12, FragmentDelimiter=" … "`] : [])],
   );
@@ -248,7 +249,6 @@ async function run(engine: Engine, request: SearchRequest, text: string, mode: M
   const byId = new Map(rows.map((r) => [r.id, r]));
   const ordered = ids.map((id) => byId.get(id)).filter((r): r is PageRow => r !== undefined);
   const facetsOn = request.facets?.enable !== false;
-  const parents = await titles(db, ordered.map((r) => r.parent_id).filter((k): k is string => !!k));
 
   const results: SearchResult[] = ordered.map((r) => {
     const platform = r.deployment === 'Cloud' ? 'cloud' as const : 'data_center' as const;
@@ -265,7 +265,7 @@ async function run(engine: Engine, request: SearchRequest, text: string, mode: M
           : [],
         breadcrumbs: [
           ...(r.product_name_id ? [`${names.get(r.product_name_id) ?? r.product_name_id} ${platform === 'cloud' ? 'Cloud' : 'Data Center'}`] : []),
-          ...(r.parent_id && parents.get(r.parent_id) ? [parents.get(r.parent_id) as string] : []),
+          ...(r.parent_title ? [r.parent_title] : []),
         ],
         metadata: {
           lastPublishedAt: r.last_published ? new Date(r.last_published).toISOString() : null,
@@ -297,7 +297,7 @@ interface PageRow {
   deployment: string | null;
   versions: string[];
   last_published: Date | null;
-  parent_id: string | null;
+  parent_title: string | null;
   helpful_count: number;
   num_views: number;
   snippet: string | null;
@@ -336,12 +336,6 @@ function versionOrder(a: string, b: string): number {
   const pb = b.split('.').map(Number);
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) if ((pa[i] ?? 0) !== (pb[i] ?? 0)) return (pb[i] ?? 0) - (pa[i] ?? 0);
   return 0;
-}
-
-async function titles(db: Queryable, ids: string[]): Promise<Map<string, string>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db.query<{ id: string; title: string }>(`select id, title from content_entries where id = any($1::text[])`, [[...new Set(ids)]]);
-  return new Map(rows.map((r) => [r.id, r.title]));
 }
 
 /** Each word the corpus does not know is replaced by its closest known word, if one is close enough. */

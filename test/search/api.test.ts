@@ -30,6 +30,20 @@ t.test('the search API', async (t) => {
     t.match(body.facets.products[0], { platform: /cloud|data_center/, products: [{ key: String, name: String, count: Number }] });
   });
 
+  t.test('result breadcrumbs name the product and the parent page', async (t) => {
+    const body = (await post({ query: 'configure', pagination: { from: 0, size: 50 } })).json();
+    const ids = body.results.map((r: { content: { contentAri: string } }) => r.content.contentAri.split('/').pop());
+    const parents = new Map((await db.query<{ id: string; parent: string }>(
+      `select e.id, p.title as parent from content_entries e join content_entries p on p.id = e.fields->>'parentId' where e.id = any($1::text[])`, [ids]))
+      .map((r) => [r.id, r.parent]));
+    t.ok(parents.size > 0, 'some results have a parent page');
+    for (const r of body.results as { content: { contentAri: string; breadcrumbs: string[]; products: { name: string }[] } }[]) {
+      const parent = parents.get(r.content.contentAri.split('/').pop() ?? '');
+      if (parent) t.equal(r.content.breadcrumbs.at(-1), parent);
+      if (r.content.products[0]) t.match(r.content.breadcrumbs[0], r.content.products[0].name);
+    }
+  });
+
   t.test('facets count the whole match set, not the page', async (t) => {
     const body = (await post({ query: 'configure', pagination: { from: 0, size: 1 } })).json();
     const sum = body.facets.contentTypes.reduce((a: number, c: { count: number }) => a + c.count, 0);

@@ -2,6 +2,7 @@ import type { CardLink, CollectionPageModel } from '../view-model.ts';
 import { Document } from '../layout/document.tsx';
 import { Body } from '../parts/body.tsx';
 import { CardGrid } from '../parts/card-grid.tsx';
+import { ShowMore } from '../parts/show-more.tsx';
 import { PageTree } from '../parts/page-tree.tsx';
 import { ContactBlock } from '../parts/contact-block.tsx';
 import { Subheader } from '../parts/subheader.tsx';
@@ -17,8 +18,6 @@ export function CollectionPage({
 }: CollectionPageModel) {
   // The visible button text ends each card's link; the title before it keeps every link's name unique.
   const cards: CardLink[] = children.map(({ kind, ...card }) => ({ ...card, buttonText: BUTTON_TEXT[kind] }));
-  const first = cards.slice(0, CHILDREN_PREVIEW);
-  const rest = cards.slice(CHILDREN_PREVIEW);
   return (
     <Document chrome={chrome} sidebar={tree ? <PageTree tree={tree} /> : undefined}>
       <div className="collection">
@@ -29,15 +28,9 @@ export function CollectionPage({
           {subhead ? <p className="tagline">{subhead}</p> : null}
         </div>
         <Body body={body} />
-        {first.length > 0 ? (
+        {cards.length > 0 ? (
           <div className="collection-children">
-            <CardGrid cards={first} headingLevel={2} />
-            {rest.length > 0 ? (
-              <details className="show-more" data-island="show-more">
-                <summary>Show more</summary>
-                <CardGrid cards={rest} headingLevel={2} />
-              </details>
-            ) : null}
+            <ShowMore items={cards} first={CHILDREN_PREVIEW} render={(shown) => <CardGrid cards={shown} headingLevel={2} />} />
           </div>
         ) : null}
         <ContactBlock contact={contact} />

@@ -2,6 +2,7 @@ import type { HomePageModel } from '../view-model.ts';
 import { Document } from '../layout/document.tsx';
 import { CardGrid } from '../parts/card-grid.tsx';
 import { ContactBlock } from '../parts/contact-block.tsx';
+import { LinkList } from '../parts/links.tsx';
 
 const PLATFORMS = [
   { value: 'cloud', label: 'Cloud' },
@@ -28,16 +29,7 @@ export function HomePage({ chrome, title, tagline, featured, platform, products,
         {featured && featured.entries.length > 0 ? (
           <section className="featured" aria-labelledby="featured-heading">
             <h2 id="featured-heading">{featured.title}</h2>
-            <ul className="link-list">
-              {featured.entries.map((e, i) => (
-                <li key={`${i}-${e.href}`}>
-                  <a href={e.href} {...(e.external ? { target: '_blank', rel: 'noopener' } : {})}>
-                    {e.label}
-                    {e.external ? <span className="visually-hidden"> (opens in a new tab)</span> : null}
-                  </a>
-                </li>
-              ))}
-            </ul>
+            <LinkList links={featured.entries} />
           </section>
         ) : null}
 

@@ -2,6 +2,7 @@ import type { KbHomeModel } from '../view-model.ts';
 import { Document } from '../layout/document.tsx';
 import { Breadcrumbs } from '../parts/breadcrumbs.tsx';
 import { ContactBlock } from '../parts/contact-block.tsx';
+import { LinkList } from '../parts/links.tsx';
 
 /** Knowledge-base home (spec §2): title, search to /search-results/, articles, more ways to get help. */
 export function KbHomePage({ chrome, breadcrumbs, productName, articles, moreWaysToGetHelp, contact }: KbHomeModel) {
@@ -35,9 +36,7 @@ export function KbHomePage({ chrome, breadcrumbs, productName, articles, moreWay
         {moreWaysToGetHelp.length > 0 ? (
           <section className="more-help" aria-labelledby="more-help-heading">
             <h2 id="more-help-heading">More ways to get help</h2>
-            <ul className="link-list">
-              {moreWaysToGetHelp.map((l, i) => <li key={`${i}-${l.href}`}><a href={l.href}>{l.label}</a></li>)}
-            </ul>
+            <LinkList links={moreWaysToGetHelp} />
           </section>
         ) : null}
 

@@ -4,6 +4,8 @@ import { CardGrid } from '../parts/card-grid.tsx';
 import { HelpfulTopics } from '../parts/helpful-topics.tsx';
 import { ContactBlock } from '../parts/contact-block.tsx';
 import { Subheader } from '../parts/subheader.tsx';
+import { LinkList } from '../parts/links.tsx';
+import { ProductHero } from '../parts/product-hero.tsx';
 
 /** Product landing page (spec §2): sub-header, notice, title, resource and collection cards, support forms. */
 export function ProductLandingPage({
@@ -14,19 +16,14 @@ export function ProductLandingPage({
     <Document chrome={chrome}>
       <div className="product-landing">
         <Subheader breadcrumbs={breadcrumbs} deploymentSelector={deploymentSelector} notice={notice} />
-        <div className="hero product-hero">
-          {iconUrl ? <img className="product-icon" src={iconUrl} alt="" width="75" height="75" /> : null}
-          <div>
-            <h1>{title}</h1>
-            {tagline ? <p className="tagline">{tagline}</p> : null}
-            {docsHref || kbHref ? (
-              <ul className="product-links">
-                {docsHref ? <li><a href={docsHref}>{`${title} documentation`}</a></li> : null}
-                {kbHref ? <li><a href={kbHref}>{`${title} knowledge base`}</a></li> : null}
-              </ul>
-            ) : null}
-          </div>
-        </div>
+        <ProductHero title={title} tagline={tagline} iconUrl={iconUrl}>
+          {docsHref || kbHref ? (
+            <ul className="product-links">
+              {docsHref ? <li><a href={docsHref}>{`${title} documentation`}</a></li> : null}
+              {kbHref ? <li><a href={kbHref}>{`${title} knowledge base`}</a></li> : null}
+            </ul>
+          ) : null}
+        </ProductHero>
 
         {resources.length > 0 ? (
           <section aria-labelledby="product-resources-heading">
@@ -45,9 +42,7 @@ export function ProductLandingPage({
         {supportForms.length > 0 ? (
           <section aria-labelledby="product-support-heading">
             <h2 id="product-support-heading">Get support</h2>
-            <ul className="link-list">
-              {supportForms.map((f, i) => <li key={`${i}-${f.href}`}><a href={f.href}>{f.label}</a></li>)}
-            </ul>
+            <LinkList links={supportForms} />
           </section>
         ) : null}
 

@@ -1,5 +1,6 @@
 import type { CardLink, TopicPageModel } from '../view-model.ts';
 import { Document } from '../layout/document.tsx';
+import { SiteLink } from '../parts/links.tsx';
 import { Breadcrumbs } from '../parts/breadcrumbs.tsx';
 import { Body } from '../parts/body.tsx';
 import { formatUpdated } from '../parts/dates.ts';
@@ -66,14 +67,7 @@ function ExploreMore({ links }: { links: CardLink[] }) {
     <div className="explore-more">
       <h2>Explore more</h2>
       <ul>
-        {links.map((l, i) => (
-          <li key={`${i}-${l.href}`}>
-            <a href={l.href} {...(l.external ? { target: '_blank', rel: 'noopener' } : {})}>
-              {l.title}
-              {l.external ? <span className="visually-hidden"> (opens in a new tab)</span> : null}
-            </a>
-          </li>
-        ))}
+        {links.map((l, i) => <li key={`${i}-${l.href}`}><SiteLink href={l.href} external={l.external}>{l.title}</SiteLink></li>)}
       </ul>
     </div>
   );

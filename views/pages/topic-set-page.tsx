@@ -3,6 +3,7 @@ import { Document } from '../layout/document.tsx';
 import { Breadcrumbs } from '../parts/breadcrumbs.tsx';
 import { Body } from '../parts/body.tsx';
 import { CardGrid } from '../parts/card-grid.tsx';
+import { ShowMore } from '../parts/show-more.tsx';
 import { PageTree } from '../parts/page-tree.tsx';
 import { FeedbackForm } from '../parts/feedback-form.tsx';
 import { ContactBlock } from '../parts/contact-block.tsx';
@@ -17,8 +18,6 @@ export function TopicSetPage({
   chrome, breadcrumbs, tree, title, overview, topics, feedback, contact, siblings, upNext,
 }: TopicSetPageModel) {
   const cards: CardLink[] = topics.map((t) => ({ ...t, buttonText: 'View topic' }));
-  const first = cards.slice(0, TOPICS_PREVIEW);
-  const rest = cards.slice(TOPICS_PREVIEW);
   return (
     <Document chrome={chrome} sidebar={tree ? <PageTree tree={tree} /> : undefined}>
       <div className="page-with-sidebar reading-page">
@@ -26,15 +25,9 @@ export function TopicSetPage({
           <div className="reading-subheader"><Breadcrumbs items={breadcrumbs} /></div>
           <h1>{title}</h1>
           <Body body={overview} />
-          {first.length > 0 ? (
+          {cards.length > 0 ? (
             <div className="topic-set-topics">
-              <CardGrid cards={first} headingLevel={2} />
-              {rest.length > 0 ? (
-                <details className="show-more" data-island="show-more">
-                  <summary>{`Show ${rest.length} more`}</summary>
-                  <CardGrid cards={rest} headingLevel={2} />
-                </details>
-              ) : null}
+              <ShowMore items={cards} first={TOPICS_PREVIEW} summary={(hidden) => `Show ${hidden} more`} render={(shown) => <CardGrid cards={shown} headingLevel={2} />} />
             </div>
           ) : null}
           {upNext ? <UpNext model={upNext} /> : null}

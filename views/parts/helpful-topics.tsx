@@ -1,4 +1,5 @@
 import type { CardLink, HelpfulTopicsModel } from '../view-model.ts';
+import { LinkList, SiteLink } from './links.tsx';
 
 /** Spec §9: at most this many topics render as cards; more become a plain link list. */
 export const HELPFUL_CARDS_MAX = 5;
@@ -24,21 +25,11 @@ export function HelpfulTopics({ model }: { model: HelpfulTopicsModel }) {
           {cards.map((card) => <li key={card.href}><TopicLink card={card} /></li>)}
         </ul>
       )}
-      {external.length > 0 ? (
-        <ul className="helpful-external">
-          {external.map((link) => <li key={link.href}><a href={link.href}>{link.label}</a></li>)}
-        </ul>
-      ) : null}
+      {external.length > 0 ? <LinkList links={external} className="helpful-external" /> : null}
     </section>
   );
 }
 
 function TopicLink({ card }: { card: CardLink }) {
-  if (!card.external) return <a href={card.href}>{card.title}</a>;
-  return (
-    <a href={card.href} target="_blank" rel="noopener">
-      <span>{card.title}</span>
-      <span className="visually-hidden">{' (opens in a new tab)'}</span>
-    </a>
-  );
+  return <SiteLink href={card.href} external={card.external}>{card.title}</SiteLink>;
 }

@@ -1,0 +1,26 @@
+/**
+ * A search as the routes run it: through the instance's one-minute cache (dropped on import),
+ * counts shared by the pages, sorts and filters of one search, a fresh query id per response, and
+ * one log line with the term's e-mail-like text masked.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { search } from './engine.ts';
+import { maskEmails } from './highlight.ts';
+import type { SearchRequest, SearchResponse } from './schemas.ts';
+
+export async function cachedSearch(
+  app: FastifyInstance, log: FastifyBaseLogger, request: SearchRequest, options: { suggest?: boolean } = {},
+): Promise<SearchResponse> {
+  const started = performance.now();
+  const suggest = options.suggest !== false;
+  const memo = <T>(key: string, load: () => Promise<T>) => app.content.cachedSearch(key, load);
+  const cached = await memo(JSON.stringify(['response', request, suggest]), () => search(app.db, request, { suggest, memo }));
+  // Each response has its own query id, also when the results came from the cache.
+  const response = { ...cached, queryId: randomUUID() };
+  log.info({
+    queryId: response.queryId, term: maskEmails(request.query), total: response.pagination.total,
+    rewritten: response.metadata.query.rewrittenQuery !== null, ms: Math.round(performance.now() - started),
+  }, 'search');
+  return response;
+}
