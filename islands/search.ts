@@ -40,9 +40,9 @@ export async function enhanceSearch(element: HTMLElement): Promise<void> {
   const form = element;
   const term = form.elements.namedItem('searchTerm');
   if (!(term instanceof HTMLInputElement)) throw new Error('the search form has no searchTerm input');
-  const targetSelector = form.closest('[hx-target]')?.getAttribute('hx-target') ?? '';
+  const targetSelector = form.closest('[data-hx-target]')?.getAttribute('data-hx-target') ?? '';
   const region = targetSelector ? document.querySelector<HTMLElement>(targetSelector) : null;
-  if (!region) throw new Error(`the search form's hx-target (${targetSelector || 'none'}) names no element`);
+  if (!region) throw new Error(`the search form's data-hx-target (${targetSelector || 'none'}) names no element`);
   const errorMessage = form.dataset.errorMessage;
   if (!errorMessage) throw new Error('the search form has no data-error-message');
 

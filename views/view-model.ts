@@ -2,6 +2,7 @@
  * Props of the page views: plain, serialisable data prepared by the routes. Views never fetch;
  * everything a view shows arrives here.
  */
+import type { PlatformNoticeProps } from './parts/platform-notice.tsx';
 import type { BodyProps } from './parts/body.tsx';
 import type { KbPlatform } from '../server/content/schemas.ts';
 
@@ -86,6 +87,9 @@ export interface Chrome {
   title: string;
   description?: string | undefined;
   year: number;
+  /** Footer links from the site metadata (spec §2); site paths are already prefixed for the page's language. */
+  footerLinks: { label: string; href: string }[];
+  faviconUrl?: string | undefined;
   visitor: Visitor;
   header: HeaderModel;
   /** Editor shortcuts for authors (spec §6): content editor, and document editor when there is a page id. */
@@ -290,7 +294,7 @@ export interface KbArticleModel {
   chrome: Chrome;
   breadcrumbs: Crumb[];
   title: string;
-  notice: { platform: KbPlatform; showServerEndOfSupport: boolean } | null;
+  notice: PlatformNoticeProps | null;
   body: BodyProps | null;
   lastPublished: string | null;
   products: { name: string; platform: string; version: string }[];
@@ -321,6 +325,8 @@ export interface VersionNotFoundModel {
 
 export interface PreviewErrorModel {
   chrome: Chrome;
+  /** The title of the preview-error page in content. */
+  title: string;
   message: string;
 }
 

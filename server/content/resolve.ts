@@ -129,6 +129,7 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[]): Impo
           const pageType = f.pageType as Page['pageType'];
           const needsContext = ['productLanding', 'productSupport', 'documentedProduct', 'kbHome'].includes(pageType);
           if (needsContext && !f.context) fail(entry, ['context'], `is required for ${pageType} pages`);
+          if (pageType === 'legal' && !f.path) fail(entry, ['path'], 'is required for legal pages');
         }
         if (entry.kind === 'kbArticle' && Array.isArray(f.productVersions)) {
           f.productVersions.forEach((_, i) => ref(entry, ['productVersions', i, 'product'], ['product'], 'product'));
@@ -227,6 +228,7 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[]): Impo
 
   // Site paths written in structural fields must lead to a page.
   const known = new Set(routes.map((r) => r.path));
+  const hasJapanese = loaded.some((e) => PAGE_KINDS.has(e.kind) && e.fields.language === 'ja-JP');
   const checkSitePath = (entry: LoadedEntry, path: (string | number)[]) => {
     let value: unknown = entry.fields;
     for (const key of path) value = (value as Record<string | number, unknown> | undefined)?.[key];
@@ -243,7 +245,16 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[]): Impo
     }
     if (entry.kind === 'featuredContent') (f.featuredEntries as unknown[] | undefined)?.forEach((_, i) => lists.push(['featuredEntries', i, 'url']));
     if (entry.kind === 'resourceCard') lists.push(['buttonLink']);
+    if (entry.kind === 'metadata') (f.footerLinks as unknown[] | undefined)?.forEach((_, i) => lists.push(['footerLinks', i, 'href']));
     for (const path of lists) checkSitePath(entry, path);
+    // Footer links are prefixed with /ja on Japanese pages (spec §2), so a site with Japanese pages needs both.
+    if (entry.kind === 'metadata' && hasJapanese) {
+      (f.footerLinks as { href: string }[] | undefined)?.forEach((link, i) => {
+        if (link.href.startsWith('/') && !link.href.startsWith('//') && !known.has(`/ja${link.href}`)) {
+          fail(entry, ['footerLinks', i, 'href'], `no Japanese page at /ja${link.href}`);
+        }
+      });
+    }
   }
 
   // The link list of a body: its own embedded entries, and the entries it references.

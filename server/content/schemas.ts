@@ -58,6 +58,10 @@ export const ProductSchema = Type.Object({
   customSupportFormAuthenticated: Type.Optional(Url),
   customSupportFormUnauthenticated: Type.Optional(Url),
   resourceSlug: Type.Optional(Slug),  // /{resourceSlug}/resources/
+  /** false for a product that never had a Server edition: its KB notices leave out Server end of support (spec §2). */
+  serverEdition: Type.Optional(Type.Boolean()),
+  /** The portfolio product of spec §5: its data center name is its self-hosted label, and no KB sidebar platform. */
+  portfolio: Type.Optional(Type.Boolean()),
   notice: Type.Optional(Ref),          // the notice of the product's context
 }, { additionalProperties: false });
 export type Product = Static<typeof ProductSchema>;
@@ -66,6 +70,12 @@ export type Product = Static<typeof ProductSchema>;
 export const MetadataSchema = Type.Object({
   id: Id, language: Language, publisher: Str, license: Type.Optional(Str), logo: Url, brand: Str,
   legalName: Str, owns: Type.Optional(Type.Array(Str)), siteName: Str,
+  /** The site's icon (an SVG or PNG under /assets/content/), also served at /favicon.ico. */
+  favicon: Type.Optional(Url),
+  /** The announcement the KB Server end-of-support notice links to (spec §2 Knowledge-base article). */
+  serverEndOfSupportUrl: Type.Optional(Url),
+  /** Footer links (spec §2): site paths get the /ja prefix on Japanese pages. */
+  footerLinks: Type.Optional(Type.Array(Type.Object({ label: Str, href: Url }, { additionalProperties: false }))),
 }, { additionalProperties: false });
 export type Metadata = Static<typeof MetadataSchema>;
 
@@ -205,7 +215,7 @@ export type KbArticle = Static<typeof KbArticleSchema>;
 
 export const PageTypeSchema = Type.Union([
   'home', 'productLanding', 'productSupport', 'documentedProduct', 'kbHome', 'contact', 'hotContact', 'partnerContact',
-  'statusPageContact', 'myRequests', 'fileDownload', 'notFound', 'previewError', 'searchResults', 'resources',
+  'statusPageContact', 'myRequests', 'fileDownload', 'notFound', 'previewError', 'searchResults', 'resources', 'legal',
 ].map((t) => Type.Literal(t)));
 export type PageType = Static<typeof PageTypeSchema>;
 

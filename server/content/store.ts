@@ -33,6 +33,9 @@ export interface RoutedEntry extends StoredEntry {
 const COLUMNS = `e.id, e.type, e.published, e.path, e.title, e.context_id as "contextId", e.product_id as "productId",
   e.deployment, e.versions, e.language, e.last_published as "lastPublished", e.fields, e.document, e.html`;
 
+/** Page types left out of the sitemap. */
+const UNINDEXED_PAGE_TYPES = ['searchResults', 'myRequests', 'fileDownload', 'notFound', 'previewError'];
+
 /** Published pages kept in memory per instance, most recently used first. */
 const PAGE_CACHE_SIZE = 2000;
 /** Search responses are kept briefly: popular queries repeat, and helpful counts may lag a minute. */
@@ -116,11 +119,15 @@ export class ContentStore {
     });
   }
 
-  /** Every published page, for the sitemap. */
+  /**
+   * Every published page worth indexing, for the sitemap: not the search results (robots.txt disallows
+   * them), nor pages that only hold a visitor's own forms or an error.
+   */
   async publishedPaths(): Promise<{ path: string; lastPublished: Date | null }[]> {
     return this.db.query(
       `select r.path, e.last_published as "lastPublished" from content_routes r join content_entries e on e.id = r.entry_id
-       where e.published order by r.path`,
+       where e.published and coalesce(e.fields->>'pageType', '') <> all($1::text[]) order by r.path`,
+      [UNINDEXED_PAGE_TYPES],
     );
   }
 

@@ -5,8 +5,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { StoredEntry } from '../content/store.ts';
-import type { Header, ResourceCard } from '../content/schemas.ts';
+import type { Header, Metadata, ResourceCard } from '../content/schemas.ts';
 import { ANONYMOUS, type CardLink, type Chrome, type HeaderModel, type Visitor } from '../../views/view-model.ts';
+
+const isSitePath = (href: string) => href.startsWith('/') && !href.startsWith('//');
 
 export type SiteConfig = Pick<Config, 'publicUrl' | 'identityUrl' | 'staffDomain'>;
 
@@ -86,11 +88,13 @@ export async function buildChrome(app: FastifyInstance, request: FastifyRequest,
   const pageUrl = `${config.publicUrl}${input.path ?? requestPath}`;
   const visitor = visitorOf(request);
   const siteName = String(site.siteName ?? 'Support');
+  const localePrefix = input.language === 'ja-JP' ? '/ja' : '';
+  const meta = site as Partial<Metadata>;
   return {
     siteName,
     logoUrl: header.logoUrl,
     lang: input.language === 'ja-JP' ? 'ja' : 'en',
-    localePrefix: input.language === 'ja-JP' ? '/ja' : '',
+    localePrefix,
     preview: input.preview,
     assets: app.assets,
     nonce: request.cspNonce,
@@ -98,6 +102,8 @@ export async function buildChrome(app: FastifyInstance, request: FastifyRequest,
     title: input.title || siteName,
     description: input.metaDescription,
     year: new Date().getUTCFullYear(),
+    footerLinks: (meta.footerLinks ?? []).map((l) => ({ label: l.label, href: isSitePath(l.href) ? `${localePrefix}${l.href}` : l.href })),
+    faviconUrl: meta.favicon,
     visitor,
     header: { ...header, loginHref: `${config.identityUrl}/login?continue=${encodeURIComponent(pageUrl)}`, waffle: input.waffle ?? false },
     editLinks: visitor.canEdit && input.editable

@@ -93,6 +93,12 @@ export function placeOf(tree: DocsTree, entryId: string) {
   return null;
 }
 
+/** The collection an entry belongs to, directly or through its topic set. */
+export function collectionOf(tree: DocsTree, entryId: string) {
+  return tree.collections.find((c) => c.entry.id === entryId
+    || c.children.some((ch) => ch.entry.id === entryId || ch.topics.some((t) => t.entry.id === entryId)));
+}
+
 export function siblingsModel(place: NonNullable<ReturnType<typeof placeOf>>): SiblingsModel {
   const progress = !!place.guide;
   return {
@@ -117,12 +123,17 @@ export function upNextModel(tree: DocsTree, entryId: string): UpNextModel | null
       for (const t of set.topics) order.push({ title: t.entry.title ?? t.entry.id, href: t.href, description: set.entry.title ?? undefined });
     } else order.push({ title: set.entry.title ?? set.entry.id, href: set.href });
   }
-  const i = order.findIndex((o) => place.siblings.some((s) => s.href === o.href && s.entry.id === entryId));
+  // A topic set's overview comes just before its first topic in the reading order: its next is that topic.
+  const set = place.guide.children.find((ch) => ch.entry.id === entryId && ch.entry.type === 'topicSet');
+  const firstTopic = set?.topics[0];
+  const i = firstTopic
+    ? order.findIndex((o) => o.href === firstTopic.href)
+    : order.findIndex((o) => place.siblings.some((s) => s.href === o.href && s.entry.id === entryId));
   const index = i >= 0 ? i : order.findIndex((o) => o.href === place.siblings[place.index]?.href);
-  const ownSet = place.parent.id;
+  const ownSet = set ? set.entry.id : place.parent.id;
   return {
     previous: index > 0 ? order[index - 1] : undefined,
-    next: index >= 0 && index < order.length - 1 ? order[index + 1] : undefined,
+    next: set ? order[index] : index >= 0 && index < order.length - 1 ? order[index + 1] : undefined,
     otherSets: place.guide.children
       .filter((s) => s.entry.type === 'topicSet' && s.entry.id !== ownSet)
       .map((s) => ({ title: s.entry.title ?? s.entry.id, href: s.href, description: s.entry.fields.description as string | undefined })),

@@ -6,9 +6,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ReactElement } from 'react';
 import type { Config } from '../config.ts';
 import type { RoutedEntry, StoredEntry } from '../content/store.ts';
-import type { KbArticle, KbPlatform, Page, Product, ResourceCard, FeaturedContent } from '../content/schemas.ts';
+import type { KbArticle, KbPlatform, Metadata, Page, Product, ResourceCard, FeaturedContent } from '../content/schemas.ts';
 import { buildChrome, cardOf, productHref, visitorOf, type ChromeInput } from '../pages/chrome.ts';
-import { docsTree, treeModel, placeOf, siblingsModel, upNextModel, deploymentSelector, noticeOf } from '../pages/docs.ts';
+import { docsTree, treeModel, placeOf, collectionOf, siblingsModel, upNextModel, deploymentSelector, noticeOf } from '../pages/docs.ts';
 import {
   isPreview, bodyOf, feedbackModel, contactModel, communityHref, HELPFUL_EXTERNAL, MORE_WAYS_TO_GET_HELP, PARTNER_PORTAL,
 } from '../pages/context.ts';
@@ -26,11 +26,8 @@ import { FormShellPage } from '../../views/pages/form-shell-page.tsx';
 import { VersionNotFoundPage } from '../../views/pages/version-not-found-page.tsx';
 import { PreviewErrorPage } from '../../views/pages/preview-error-page.tsx';
 import { ResourcesPage } from '../../views/pages/resources-page.tsx';
+import { LegalPage } from '../../views/pages/legal-page.tsx';
 
-/** Products that never had a Server edition: their notices leave out Server end of support (spec §2). */
-const NO_SERVER_EDITION = new Set(['pagerline', 'plotline']);
-/** The portfolio product of spec §5: its data center name is its self-hosted label. */
-const PORTFOLIO_PRODUCT = 'plotline';
 
 const PREVIEW_MESSAGES = {
   default: "We can't build a preview until all required fields are set.",
@@ -102,8 +99,10 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
       const place = tree ? placeOf(tree, entry.id) : null;
       const c = await chromeOf(request, entry, preview);
       const path = request.url.split('?')[0] ?? '/';
+      // Explore more: the other collections of this documentation, never the one being read.
+      const own = tree ? collectionOf(tree, entry.id) : undefined;
       const exploreMore: CardLink[] = (tree?.collections ?? [])
-        .filter((col) => col.entry.id !== place?.parent.id)
+        .filter((col) => col !== own)
         .slice(0, 5)
         .map((col) => ({ title: col.entry.title ?? col.entry.id, href: col.href, description: col.entry.fields.description as string | undefined }));
       return {
@@ -129,7 +128,6 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
       const topics = await app.content.byIds(topicIds, { preview });
       const paths = await app.content.exactPaths(topicIds, entry.routeVersion);
       const byId = new Map(topics.map((t) => [t.id, t]));
-      const firstTopic = topicIds.find((id) => paths.has(id));
       return {
         view: <TopicSetPage
           chrome={c} breadcrumbs={await docsCrumbs(entry, preview)} tree={tree ? treeModel(tree, entry.id) : null}
@@ -141,7 +139,7 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
           })}
           feedback={feedbackModel(app, request, entry, request.url.split('?')[0] ?? '/')} contact={contactModel(c)}
           siblings={place ? siblingsModel(place) : null}
-          upNext={tree && firstTopic ? upNextModel(tree, firstTopic) : null} />,
+          upNext={tree ? upNextModel(tree, entry.id) : null} />,
       };
     },
 
@@ -178,20 +176,16 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
     async kbArticle(request, entry, preview) {
       const f = entry.fields as unknown as KbArticle;
       const ctx = entry.contextId ? await app.content.byId(entry.contextId, { preview }) : undefined;
-      const productNameId = String(ctx?.fields.productNameId ?? '');
       const kbHomeId = ctx?.fields.kbHomePage as string | undefined;
       const kbPath = kbHomeId ? (await app.content.pathsFor([kbHomeId], null)).get(kbHomeId) : undefined;
       const breadcrumbs: Crumb[] = [{ label: 'Support', href: '/' }];
       if (kbPath) breadcrumbs.push({ label: `${String(ctx?.fields.productName ?? '')} Knowledge Base`, href: kbPath });
       const productIds = [...new Set((f.productVersions ?? []).map((p) => p.product))];
-      const products = new Map((await app.content.byIds(productIds, { preview })).map((p) => [p.id, p]));
-      const family = (id: string) => String(products.get(id)?.fields.productNameId ?? '');
-      const nameOf = (id: string, platform: string) => {
-        const p = products.get(id);
-        const name = String(p?.fields.productName ?? p?.title ?? id);
-        // The portfolio product's data center name is its self-hosted label (spec §5).
-        return family(id) === PORTFOLIO_PRODUCT && platform !== 'Cloud' ? `${name} Data Center` : name;
-      };
+      const products = new Map((await app.content.byIds(productIds, { preview })).map((p) => [p.id, p.fields as Product]));
+      const portfolio = (id: string) => products.get(id)?.portfolio === true;
+      // The article's own products decide whether Server end of support applies (spec §2): not when none had Server.
+      const hadServer = products.size === 0 || [...products.values()].some((p) => p.serverEdition !== false);
+      const site = (await app.content.singleton('metadata'))?.fields as Metadata | undefined;
       const platformLabel: Record<KbPlatform, string> = {
         'cloud-only': 'Cloud', 'cloud-and-data-center': 'Cloud, Data Center', 'data-center-only': 'Data Center',
         'data-center-and-cloud-by-request': 'Data Center, Cloud by request',
@@ -201,12 +195,21 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
         view: <KbArticlePage
           chrome={c} breadcrumbs={breadcrumbs} title={entry.title ?? ''} body={bodyOf(entry, preview)}
           lastPublished={entry.lastPublished ? new Date(entry.lastPublished).toISOString() : null}
-          notice={f.platform ? { platform: f.platform, showServerEndOfSupport: !NO_SERVER_EDITION.has(productNameId) } : null}
-          products={(f.productVersions ?? []).map((p) => ({
-            name: nameOf(p.product, p.platform), platform: p.platform,
-            version: [p.versionNumber, p.versionModifier].filter(Boolean).join(' '),
-          }))}
-          sidebarPlatform={f.platform && (f.productVersions ?? []).some((p) => family(p.product) !== PORTFOLIO_PRODUCT) ? platformLabel[f.platform] : null}
+          notice={f.platform ? {
+            platform: f.platform,
+            serverEndOfSupport: hadServer ? { brand: site?.brand ?? '', href: site?.serverEndOfSupportUrl } : null,
+          } : null}
+          products={(f.productVersions ?? []).map((p) => {
+            const product = products.get(p.product);
+            const name = product?.productName ?? p.product;
+            // The portfolio product's data center name is its self-hosted label (spec §5): no second platform word.
+            const selfHosted = portfolio(p.product) && p.platform !== 'Cloud';
+            return {
+              name: selfHosted ? `${name} Data Center` : name, platform: selfHosted ? '' : p.platform,
+              version: [p.versionNumber, p.versionModifier].filter(Boolean).join(' '),
+            };
+          })}
+          sidebarPlatform={f.platform && (f.productVersions ?? []).some((p) => !portfolio(p.product)) ? platformLabel[f.platform] : null}
           feedback={feedbackModel(app, request, entry, request.url.split('?')[0] ?? '/')} contact={contactModel(c)}
           staffEditHint={c.visitor.staff} />,
       };
@@ -238,6 +241,9 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
               moreWaysToGetHelp={MORE_WAYS_TO_GET_HELP} contact={contactModel(c)} />,
           };
         }
+        case 'legal':
+          return { view: <LegalPage chrome={c} title={entry.title ?? ''} body={bodyOf(entry, preview)}
+            lastPublished={entry.lastPublished ? new Date(entry.lastPublished).toISOString() : null} /> };
         default:
           return { view: <NotFoundPage chrome={c} title={entry.title ?? ''} body={bodyOf(entry, preview)} /> };
       }
@@ -334,6 +340,13 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
     });
   });
 
+  // Browsers ask for /favicon.ico whatever the page says: send them the site's icon from content.
+  app.get('/favicon.ico', async (request, reply) => {
+    const favicon = (await app.content.singleton('metadata'))?.fields.favicon;
+    if (typeof favicon !== 'string') return notFound(request, reply);
+    return reply.header('cache-control', 'public, max-age=86400').redirect(favicon, 301);
+  });
+
   // Data center versions without a page of their own go to their documentation home.
   app.get<{ Params: { product: string; version: string } }>('/:product/:version', async (request, reply) => {
     const { product, version } = request.params;
@@ -394,7 +407,9 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
     }
     const message = entry.type === 'topic' || entry.type === 'topicSet' ? PREVIEW_MESSAGES.contextAndCollection
       : entry.type === 'collection' || entry.type === 'kbArticle' ? PREVIEW_MESSAGES.context : PREVIEW_MESSAGES.default;
-    const c = await chrome(request, { title: 'Preview unavailable', path: null, language: entry.language, preview: true });
-    return reply.page(<PreviewErrorPage chrome={c} message={message} />, { status: 422, cache: 'private' });
+    // The page's title comes from the preview-error page in content (spec §2 Preview error page).
+    const title = (await app.content.pageOfType('previewError'))?.title ?? 'Preview unavailable';
+    const c = await chrome(request, { title, path: null, language: entry.language, preview: true });
+    return reply.page(<PreviewErrorPage chrome={c} title={title} message={message} />, { status: 422, cache: 'private' });
   });
 }

@@ -13,6 +13,7 @@ export function chromeFixture(overrides: Partial<Chrome> = {}): Chrome {
     canonicalUrl: 'https://help.example.test/',
     title: 'Support',
     year: 2026,
+    footerLinks: [{ label: 'Accessibility', href: '/legal/accessibility' }],
     visitor: ANONYMOUS,
     header: {
       logoUrl: '/assets/content/fernhollow-logo.svg',

@@ -16,6 +16,9 @@ t.test('the sample help centre', async (t) => {
       else if (!res.headers.etag || !/^public/.test(String(res.headers['cache-control']))) failures.push(`${path}: no validator`);
     }
     t.same(failures, []);
+    for (const unindexed of ['/search-results', '/requests', '/file-download']) {
+      t.notOk(paths.includes(unindexed), `the sitemap leaves out ${unindexed}`);
+    }
   });
 
   t.test('page types render their rules', async (t) => {
@@ -86,11 +89,52 @@ t.test('the sample help centre', async (t) => {
     t.equal((await app.inject('/tracklight-data-center/11.3')).headers.location, '/tracklight-data-center/11.3/docs');
   });
 
+  t.test('legal pages, the Japanese home and the site icon come from content', async (t) => {
+    for (const path of ['/legal/accessibility', '/legal/privacy-choices', '/legal/privacy-policy', '/legal/cloud-terms-of-service',
+      '/legal/impressum', '/trust/security']) {
+      const en = await app.inject(path);
+      t.equal(en.statusCode, 200, path);
+      t.match(en.body, '<html lang="en"');
+      const ja = await app.inject(`/ja${path}`);
+      t.equal(ja.statusCode, 200, `/ja${path}`);
+      t.match(ja.body, '<html lang="ja"');
+    }
+    const jaHome = await app.inject('/ja');
+    t.equal(jaHome.statusCode, 200, 'the Japanese logo link leads to a Japanese home');
+    t.match(jaHome.body, '<a class="site-logo" href="/ja">');
+    t.match(jaHome.body, 'href="/ja/legal/accessibility"');
+    const icon = await app.inject('/favicon.ico');
+    t.equal(icon.statusCode, 301);
+    t.equal((await app.inject(String(icon.headers.location))).statusCode, 200, 'the icon it points to exists');
+    t.match((await app.inject('/')).body, /<link rel="icon" href="\/assets\/content\/[^"]+"/);
+  });
+
+  t.test('knowledge-base labels and links', async (t) => {
+    const portfolio = await app.inject('/plotline/kb/capacity-shows-zero-for-team');
+    t.match(portfolio.body, '<li>Plotline Data Center 3.8 and later</li>', 'the self-hosted label is not followed by its platform again');
+    t.notMatch(portfolio.body, 'Data Center Data Center');
+    t.notMatch(portfolio.body, 'Server end of support', 'a product that never had Server');
+    const dc = await app.inject('/tracklight/kb/cluster-node-stuck-starting');
+    t.match(dc.body, /you can visit the <a href="https:\/\/[^"]+">Fernhollow Server end of support announcement<\/a>/);
+  });
+
+  t.test('guide navigation and explore more follow the reader\'s place', async (t) => {
+    const set = await app.inject('/tracklight-cloud/docs/set-up-your-project');
+    t.match(set.body, /<a href="\/tracklight-cloud\/docs\/create-a-project" rel="next">/, 'next from a topic set is its first topic');
+    const topic = await app.inject('/tracklight-cloud/docs/create-a-project');
+    const explore = /Explore more<\/h2><ul>([^]*?)<\/ul>/.exec(topic.body)?.[1] ?? '';
+    t.notMatch(explore, '/tracklight-cloud/docs/get-started', 'not the collection being read');
+    t.match(explore, '/tracklight-cloud/docs/search-and-filters');
+  });
+
   t.test('preview errors say which fields are missing', async (t) => {
     const res = await app.inject(`/preview/tracklight-cloud-automate-issue-triage?preview=${PREVIEW_TOKEN}`);
     t.equal(res.statusCode, 200, 'an unpublished topic with its fields previews');
     t.match(res.body, 'PREVIEW MODE');
     t.equal(res.headers['cache-control'], 'private, no-store');
     t.equal((await app.inject('/preview/tracklight-cloud-automate-issue-triage')).statusCode, 404, 'not without the token');
+    const error = await app.inject(`/preview/preview-error?preview=${PREVIEW_TOKEN}`);
+    t.equal(error.statusCode, 422);
+    t.match(error.body, '<h1>This preview can&#x27;t be built yet</h1>', 'the title comes from the preview-error page in content');
   });
 });

@@ -306,8 +306,8 @@ t.test('VersionNotFoundPage: the spec §8 text and actions', async (t) => {
 });
 
 t.test('PreviewErrorPage: title and message', async (t) => {
-  const html = render(<PreviewErrorPage chrome={chrome} message="We can't build a preview until all required fields are set." />);
+  const html = render(<PreviewErrorPage chrome={chrome} title="This preview can't be built yet" message="We can't build a preview until all required fields are set." />);
   t.equal(h1Count(html), 1);
-  t.match(html, '<h1>Preview unavailable</h1>');
+  t.match(html, '<h1>This preview can&#x27;t be built yet</h1>');
   t.match(html, '<p>We can&#x27;t build a preview until all required fields are set.</p>');
 });

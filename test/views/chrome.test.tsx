@@ -36,6 +36,13 @@ const RESOURCES: CardLink[] = ALL_RESOURCES.filter((r) => !r.hideInHeader).map((
 
 const SIGNED_IN: Visitor = { signedIn: true, displayName: 'Ada Lovelace', email: 'ada@customer.example', canEdit: false, staff: false, partner: false };
 
+const FOOTER_LINKS = [
+  { label: 'Accessibility', href: '/legal/accessibility' }, { label: 'Privacy choices', href: '/legal/privacy-choices' },
+  { label: 'Privacy policy', href: '/legal/privacy-policy' }, { label: 'Terms of service', href: '/legal/cloud-terms-of-service' },
+  { label: 'Impressum', href: '/legal/impressum' }, { label: 'Security and data protection', href: '/trust/security' },
+];
+const FOOTER_PATHS = FOOTER_LINKS.map((l) => l.href);
+
 function makeChrome(overrides: Partial<Chrome> = {}, header: Partial<Chrome['header']> = {}): Chrome {
   const ja = overrides.localePrefix === '/ja';
   return {
@@ -49,6 +56,7 @@ function makeChrome(overrides: Partial<Chrome> = {}, header: Partial<Chrome['hea
     canonicalUrl: 'https://help.example.test/tracklight-cloud/docs/write-rich-issue-descriptions',
     title: 'Write rich issue descriptions',
     description: 'Format issue descriptions with headings, tables and code.',
+    footerLinks: FOOTER_LINKS.map((l) => ({ ...l, href: `${ja ? '/ja' : ''}${l.href}` })),
     year: 2025,
     visitor: ANONYMOUS,
     ...overrides,
@@ -356,7 +364,6 @@ t.test('authors get editor shortcuts that open in a new tab', async (t) => {
 
 // ---- Footer -----------------------------------------------------------------------------------------------
 
-const FOOTER_PATHS = ['/legal/accessibility', '/legal/privacy-choices', '/legal/privacy-policy', '/legal/cloud-terms-of-service', '/legal/impressum', '/trust/security'];
 
 t.test('footer legal links and copyright', async (t) => {
   const footer = footerOf(render(makeChrome()));

@@ -300,7 +300,7 @@ t.test('TopicSetPage', async (t) => {
 
 const kb = (over: Partial<KbArticleModel> = {}): KbArticleModel => ({
   chrome, breadcrumbs: [{ label: 'Tracklight Knowledge Base', href: '/tracklight/kb' }], title: 'Node stuck starting',
-  notice: { platform: 'data-center-only', showServerEndOfSupport: true },
+  notice: { platform: 'data-center-only', serverEndOfSupport: { brand: 'Fernhollow', href: 'https://www.example.test/server-eos' } },
   body: { html: trustRenderedMarkup('<h2 id="summary">Summary</h2>') }, lastPublished: '2026-01-31T12:00:00Z',
   products: [{ name: 'Tracklight', platform: 'Data Center', version: '10.4 and later' }],
   sidebarPlatform: null, feedback: feedback('reasons'), contact, staffEditHint: true, ...over,
@@ -310,6 +310,9 @@ t.test('KbArticlePage', async (t) => {
   const html = render(<KbArticlePage {...kb()} />);
   t.equal(h1Count(html), 1);
   t.match(html, 'Platform notice: Data Center only');
+  t.match(html, 'you can visit the <a href="https://www.example.test/server-eos">Fernhollow Server end of support announcement</a> to review');
+  const noServer = render(<KbArticlePage {...kb({ notice: { platform: 'data-center-only', serverEndOfSupport: null } })} />);
+  t.notMatch(noServer, 'Server end of support', 'no Server sentence for products that never had Server');
   t.match(html, 'Updated on January 31, 2026');
   t.match(html, '<li>Tracklight Data Center 10.4 and later</li>');
   t.match(html, 'What went wrong?');

@@ -245,6 +245,8 @@ t.test('result cards: the highlighted description passes through, everything els
   })} />);
   t.notMatch(card, 'Updated', 'no date without one');
   t.match(card, '<li>1 view</li>');
+  const unseen = renderToStaticMarkup(<ResultCard result={result(3, { views: 0 })} />);
+  t.notMatch(unseen, /\bviews?\b/, 'no view count until there is one');
   t.match(card, '<li>Jira Cloud; Confluence Data Center 9.1, 9.2</li>');
 });
 

@@ -18,6 +18,7 @@ export function Document({ chrome, children, sidebar }: { chrome: Chrome; childr
         <title>{title}</title>
         {chrome.description ? <meta name="description" content={chrome.description} /> : null}
         <link rel="canonical" href={chrome.canonicalUrl} />
+        {chrome.faviconUrl ? <link rel="icon" href={chrome.faviconUrl} /> : null}
         <link rel="stylesheet" href={chrome.assets.css} />
         {chrome.preview ? <meta name="robots" content="noindex" /> : null}
         <script type="module" src={chrome.assets.js} nonce={chrome.nonce} />

@@ -22,7 +22,7 @@ export function KbArticlePage({
         <article className="kb-article">
           <div className="reading-subheader"><Breadcrumbs items={breadcrumbs} /></div>
           <h1>{title}</h1>
-          {notice ? <PlatformNotice platform={notice.platform} showServerEndOfSupport={notice.showServerEndOfSupport} /> : null}
+          {notice ? <PlatformNotice {...notice} /> : null}
           <Body body={body} />
           {lastPublished ? <p className="updated">{`Updated on ${formatUpdated(lastPublished)}`}</p> : null}
           <FeedbackForm feedback={feedback} />

@@ -2,11 +2,11 @@ import type { PreviewErrorModel } from '../view-model.ts';
 import { Document } from '../layout/document.tsx';
 
 /** Preview of an entry missing required fields (spec §5 preview error messages). */
-export function PreviewErrorPage({ chrome, message }: PreviewErrorModel) {
+export function PreviewErrorPage({ chrome, title, message }: PreviewErrorModel) {
   return (
     <Document chrome={chrome}>
       <div className="preview-error">
-        <h1>Preview unavailable</h1>
+        <h1>{title}</h1>
         <p>{message}</p>
       </div>
     </Document>

@@ -28,7 +28,7 @@ export function SearchResultsPage(props: SearchResultsModel) {
   const { chrome, state, sortOptions } = props;
   return (
     <Document chrome={chrome}>
-      <div className="search-page" hx-target="#search-results-region" hx-swap="innerHTML" hx-sync="#search-results-region:replace">
+      <div className="search-page" data-hx-target="#search-results-region" data-hx-swap="innerHTML" data-hx-sync="#search-results-region:replace">
         <h1>Search</h1>
         <form method="get" action="/search-results/" role="search" className="search-form search-page-form" data-island="search"
           data-error-message={SEARCH_ERROR_MESSAGE}>

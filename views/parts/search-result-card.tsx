@@ -39,7 +39,8 @@ export function SearchResultCard({ result }: { result: SearchResultCardModel }) 
       <ul className="search-result-meta">
         {result.dateModified ? <li>{`Updated ${formatUpdated(result.dateModified)}`}</li> : null}
         {products ? <li>{products}</li> : null}
-        <li>{countLabel(result.views, 'view', 'views')}</li>
+        {/* No count until views are counted: '0 views' on every card says nothing true. */}
+        {result.views > 0 ? <li>{countLabel(result.views, 'view', 'views')}</li> : null}
         {result.contentTypeLabel ? <li className="search-result-type">{result.contentTypeLabel}</li> : null}
       </ul>
     </li>

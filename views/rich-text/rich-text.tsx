@@ -135,7 +135,13 @@ function EmbeddedBlock({ entry, links, depth }: { entry: LinkedEntry; links: Lin
       return (
         <figure className="code-block">
           {entry.title ? <figcaption>{entry.title}</figcaption> : null}
-          <pre tabIndex={0} aria-label={entry.title ?? 'Code'}><code className={entry.language ? `language-${entry.language}` : undefined}>{entry.code}</code></pre>
+          {entry.code === ''
+            ? <pre><code /></pre>
+            // A long line scrolls: the scrolling region is focusable and named for keyboard and screen-reader users
+            // (a <pre> itself may not carry a name).
+            : <div className="code-scroll" role="region" aria-label={entry.title ? `Code: ${entry.title}` : 'Code'} tabIndex={0}>
+                <pre><code className={entry.language ? `language-${entry.language}` : undefined}>{entry.code}</code></pre>
+              </div>}
         </figure>
       );
     case 'kbImage':

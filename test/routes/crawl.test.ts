@@ -1,0 +1,74 @@
+import t from 'tap';
+import { build, SAMPLE_CONTENT } from '../helpers/build.ts';
+
+const ORIGIN = 'https://help.example.test';
+/** Sign-in, profile and log-out links lead to the identity service (IDENTITY_URL), not to a page of this app. */
+const IDENTITY_BASE = '/auth/';
+
+/** Internal link targets in a page: hrefs and srcs that stay on this site, without their fragment. */
+function internalLinks(html: string): string[] {
+  const found = new Set<string>();
+  for (const m of html.matchAll(/\s(?:href|src)="([^"]*)"/g)) {
+    const raw = (m[1] ?? '').replaceAll('&amp;', '&');
+    if (raw === '' || raw.startsWith('#') || raw.startsWith('mailto:')) continue;
+    let url: URL;
+    try {
+      url = new URL(raw, `${ORIGIN}/`);
+    } catch {
+      found.add(raw);
+      continue;
+    }
+    if (url.origin !== ORIGIN) continue;
+    found.add(`${url.pathname}${url.search}`);
+  }
+  return [...found];
+}
+
+/**
+ * Every link a visitor can follow goes somewhere: starting from every sitemap page, the support homes in
+ * both languages and the 404 page, every internal link (header, footer, logo, cards, body links, assets)
+ * is followed to every page it reaches, and none answers 404 or 5xx.
+ */
+t.test('every internal link of the sample site leads to a page', async (t) => {
+  const app = await build(t, { contentDir: SAMPLE_CONTENT });
+  const sitemap = await app.inject('/sitemap.xml');
+  const start = [...sitemap.body.matchAll(/<loc>https:\/\/help\.example\.test([^<]+)<\/loc>/g)].map((m) => m[1] as string);
+  const queue = [...new Set([...start, '/', '/ja', '/no-such-page'])];
+  const seen = new Set(queue);
+  const from = new Map<string, string>();
+  const broken: string[] = [];
+  let pages = 0;
+  let links = 0;
+  while (queue.length > 0) {
+    const path = queue.shift() as string;
+    const res = await app.inject(path);
+    const expected = path === '/no-such-page' ? 404 : res.statusCode;
+    if (res.statusCode >= 500 || (res.statusCode === 404 && expected !== 404)) {
+      broken.push(`${path}: ${res.statusCode} (linked from ${from.get(path) ?? 'the sitemap'})`);
+      continue;
+    }
+    if (res.statusCode >= 300 && res.statusCode < 400 && res.headers.location) {
+      const next = new URL(String(res.headers.location), `${ORIGIN}/`);
+      const target = `${next.pathname}${next.search}`;
+      if (next.origin === ORIGIN && !seen.has(target)) {
+        seen.add(target);
+        from.set(target, path);
+        queue.push(target);
+      }
+      continue;
+    }
+    if (!String(res.headers['content-type']).startsWith('text/html')) continue;
+    pages += 1;
+    for (const link of internalLinks(res.body)) {
+      links += 1;
+      if (link.startsWith(IDENTITY_BASE) || seen.has(link)) continue;
+      seen.add(link);
+      from.set(link, path);
+      queue.push(link);
+    }
+  }
+  t.same(broken, [], 'no internal link answers 404 or 5xx');
+  t.ok(start.some((p) => p.startsWith('/ja')), 'the sitemap lists Japanese pages');
+  t.ok(pages > start.length, `${pages} pages crawled, ${links} links followed, ${seen.size} distinct URLs`);
+  t.comment(`crawl: ${pages} pages, ${links} links, ${seen.size} distinct URLs, ${broken.length} broken`);
+});

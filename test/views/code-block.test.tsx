@@ -1,0 +1,22 @@
+import t from 'tap';
+import { parseMarkdown } from '../../server/content/markdown.ts';
+import { renderRichText } from '../../views/rich-text/rich-text.tsx';
+
+const html = (md: string) => {
+  const parsed = parseMarkdown(md, { idPrefix: 'c' });
+  return renderRichText(parsed.document, parsed.embedded);
+};
+
+t.test('a code block scrolls in a named, focusable region; <pre> carries no name (not allowed there)', async (t) => {
+  const titled = html('```sh title="Restart the service"\nsudo systemctl restart app\n```\n');
+  t.match(titled, '<div class="code-scroll" role="region" aria-label="Code: Restart the service" tabindex="0"><pre><code class="language-sh">');
+  t.notMatch(titled, /<pre[^>]*aria-label/);
+  t.match(html('```\nls\n```\n'), 'aria-label="Code" tabindex="0"');
+});
+
+t.test('an empty code block is not a focusable, named region', async (t) => {
+  const empty = html('```\n```\n');
+  t.match(empty, '<pre><code></code></pre>');
+  t.notMatch(empty, 'tabindex');
+  t.notMatch(empty, 'aria-label');
+});

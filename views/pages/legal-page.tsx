@@ -1,0 +1,24 @@
+import type { Chrome } from '../view-model.ts';
+import { Document } from '../layout/document.tsx';
+import { Body, type BodyProps } from '../parts/body.tsx';
+import { formatUpdated } from '../parts/dates.ts';
+
+export interface LegalPageModel {
+  chrome: Chrome;
+  title: string;
+  body: BodyProps | null;
+  lastPublished: string | null;
+}
+
+/** A legal or trust page linked from the footer (spec §2 footer links): a title and a body from content. */
+export function LegalPage({ chrome, title, body, lastPublished }: LegalPageModel) {
+  return (
+    <Document chrome={chrome}>
+      <article className="legal-page">
+        <h1>{title}</h1>
+        <Body body={body} />
+        {lastPublished ? <p className="updated">{`Updated on ${formatUpdated(lastPublished)}`}</p> : null}
+      </article>
+    </Document>
+  );
+}
