@@ -32,6 +32,8 @@ const PAGES = {
   'version not found': '/version-switch?entry=tracklight-data-center-configure-json-logging&version=10.4&from=11.3',
   'preview error': '/preview/preview-error?preview=' + PREVIEW_TOKEN,
   'not found': '/no-such-page',
+  'legal page': '/legal/privacy-policy',
+  'Japanese home': '/ja',
 } as const;
 
 t.test('pages in a real browser', async (t) => {
@@ -75,6 +77,19 @@ t.test('pages in a real browser', async (t) => {
     await page.locator('.breadcrumbs a').nth(1).click();
     await page.waitForLoadState();
     t.equal(new URL(page.url()).pathname, '/tracklight-cloud/docs');
+    await page.context().close();
+  });
+
+  t.test('the sticky on-this-page box never covers the community link', async (t) => {
+    const page = await openPage(browser, base + PAGES.topic, { scripts: 'on', viewport: 'desktop' });
+    await page.setViewportSize({ width: 1280, height: 1000 });
+    const overlaps: number[] = [];
+    for (const y of [0, 300, 600, 900, 1500]) {
+      await page.evaluate((top) => window.scrollTo(0, top), y);
+      const [toc, link] = await Promise.all([page.locator('.on-this-page').boundingBox(), page.locator('.community-link').boundingBox()]);
+      if (toc && link && toc.y < link.y + link.height && link.y < toc.y + toc.height) overlaps.push(y);
+    }
+    t.same(overlaps, [], 'no scroll position where the two boxes overlap');
     await page.context().close();
   });
 

@@ -47,15 +47,18 @@ export function TopicPage({
         <aside aria-label="More on this topic" className="reading-sidebar">
           {exploreMore.length > 0 ? <ExploreMore links={exploreMore} /> : null}
           {siblings ? <Siblings model={siblings} /> : null}
-          {toc.length >= TOC_MIN_ENTRIES ? (
-            <nav className="on-this-page" aria-labelledby="on-this-page-heading">
-              <h2 id="on-this-page-heading">On this page</h2>
-              <ul>
-                {toc.map((item) => <li key={item.id} className={`toc-level-${item.level}`}><a href={`#${item.id}`}>{item.text}</a></li>)}
-              </ul>
-            </nav>
-          ) : null}
-          <p className="community-link"><a href={communityHref}>Ask the community</a></p>
+          {/* 'On this page' and the community link stick together, so the sticky box never covers the link. */}
+          <div className="sidebar-sticky">
+            {toc.length >= TOC_MIN_ENTRIES ? (
+              <nav className="on-this-page" aria-labelledby="on-this-page-heading">
+                <h2 id="on-this-page-heading">On this page</h2>
+                <ul>
+                  {toc.map((item) => <li key={item.id} className={`toc-level-${item.level}`}><a href={`#${item.id}`}>{item.text}</a></li>)}
+                </ul>
+              </nav>
+            ) : null}
+            <p className="community-link"><a href={communityHref}>Ask the community</a></p>
+          </div>
         </aside>
       </div>
     </Document>
