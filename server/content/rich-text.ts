@@ -83,6 +83,8 @@ export function text(value: string, marks: string[] = []): Text {
 }
 
 /** Readable text of a body for search: paragraphs, headings, callouts and code, one block a line. */
+const BOUNDARY_NODES = new Set(['table-cell', 'table-header-cell', 'paragraph', 'list-item', 'heading-2', 'heading-3', 'heading-4']);
+
 export function plainText(doc: Document, embedded: Record<string, EmbeddedEntry> = {}): string {
   const out: string[] = [];
   const walk = (node: RichNode | Document, line: string[]) => {
@@ -99,6 +101,8 @@ export function plainText(doc: Document, embedded: Record<string, EmbeddedEntry>
       out.push([inner.title, inner.code].filter(Boolean).join('\n'));
     }
     for (const child of ((node as Block).content ?? []) as RichNode[]) walk(child, line);
+    // Cells and blocks inside a row or list item keep a boundary, so snippets never run words together.
+    if (BOUNDARY_NODES.has(node.nodeType)) line.push(' ');
   };
   const flush = (node: RichNode) => {
     const line: string[] = [];

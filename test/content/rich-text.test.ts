@@ -1,6 +1,6 @@
 import t from 'tap';
 import { parseMarkdown } from '../../server/content/markdown.ts';
-import { normaliseHeadings, BLOCKS, text, type Document, type Block } from '../../server/content/rich-text.ts';
+import { normaliseHeadings, plainText, BLOCKS, text, type Document, type Block } from '../../server/content/rich-text.ts';
 import { buildLink } from '../../server/content/links.ts';
 import { LinkOptionsError, RichTextError } from '../../server/content/problems.ts';
 import { renderRichText, checkDocument } from '../../views/rich-text/rich-text.tsx';
@@ -64,4 +64,12 @@ t.test('KB sections are kept apart and rendered with their headings', async (t) 
   t.match(renderRichText(md.document, {}), /<h2 id="summary">Summary<\/h2><p>It breaks.<\/p><h2 id="cause">Cause<\/h2>/);
   const outside = parseMarkdown(':::summary\nIt breaks.\n:::\n', { idPrefix: 'k' });
   t.match(outside.issues, [{ reason: /only allowed in knowledge-base articles/ }]);
+});
+
+t.test('plain text for search keeps table cells and blocks apart', async (t) => {
+  const md = parseMarkdown('| field | Typical value |\n|---|---|\n| Story points | Velocity |\n\n- one\n\n  two\n', { idPrefix: 'p' });
+  const plain = plainText(md.document, md.embedded);
+  t.match(plain, 'field Typical value');
+  t.match(plain, 'Story points Velocity');
+  t.notMatch(plain, /fieldTypical|valueStory|pointsVelocity|onetwo/);
 });
