@@ -261,6 +261,10 @@ export interface ProductLandingModel {
   iconUrl?: string | undefined;
   docsHref?: string | undefined;
   kbHref?: string | undefined;
+  /** The product's related-resources page, /{product-slug}/resources (spec §2 related-resource card links). */
+  resourcesHref?: string | undefined;
+  /** The product support page, when the product has one. */
+  supportHref?: { label: string; href: string } | undefined;
   resources: CardLink[];
   collections: CardLink[];
   supportForms: { label: string; href: string }[];
@@ -313,6 +317,8 @@ export interface FormShellModel {
   /** The external form app's URL for this visitor (authenticated or not, spec §6). */
   formUrl?: string | undefined;
   partnerPortalHref?: string | undefined;
+  /** On the general contact page: the other contact pages (critical outage, status page, partners). */
+  otherContacts?: Link[] | undefined;
 }
 
 export interface VersionNotFoundModel {

@@ -19,6 +19,11 @@ export function cardOf(card: ResourceCard): CardLink {
   };
 }
 
+/** Spec §2 related-resource card links: /{product-slug}/resources. */
+export function resourcesHref(product: StoredEntry): string {
+  return `/${String(product.fields.resourceSlug ?? product.id)}/resources`;
+}
+
 /** Spec §2/§3: the product's landing page, else its documentation. */
 export function productHref(product: StoredEntry): string {
   return `/${product.id}`;

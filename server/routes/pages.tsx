@@ -7,7 +7,7 @@ import type { ReactElement } from 'react';
 import type { Config } from '../config.ts';
 import type { RoutedEntry, StoredEntry } from '../content/store.ts';
 import type { KbArticle, KbPlatform, Metadata, Page, Product, ResourceCard, FeaturedContent } from '../content/schemas.ts';
-import { buildChrome, cardOf, productHref, visitorOf, type ChromeInput } from '../pages/chrome.ts';
+import { buildChrome, cardOf, productHref, resourcesHref, visitorOf, type ChromeInput } from '../pages/chrome.ts';
 import { docsTree, treeModel, placeOf, collectionOf, siblingsModel, upNextModel, deploymentSelector, noticeOf } from '../pages/docs.ts';
 import {
   isPreview, bodyOf, feedbackModel, contactModel, communityHref, HELPFUL_EXTERNAL, MORE_WAYS_TO_GET_HELP, PARTNER_PORTAL,
@@ -35,6 +35,8 @@ const PREVIEW_MESSAGES = {
   contextAndCollection: "We can't build a preview until the Context and Collection Reference fields are set.",
 } as const;
 
+const OTHER_CONTACTS = ['hotContact', 'statusPageContact', 'partnerContact'] as const;
+
 const SHELL_KINDS: Partial<Record<Page['pageType'], FormShellModel['kind']>> = {
   contact: 'contact', hotContact: 'hotContact', partnerContact: 'partnerContact', statusPageContact: 'statusPageContact',
   myRequests: 'myRequests', fileDownload: 'fileDownload',
@@ -58,6 +60,10 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
       metaDescription: entry.fields.metaDescription as string | undefined,
       editable: { entryId: entry.id, confluencePageId: entry.fields.confluencePageId as string | undefined, label: entry.type }, ...extra,
     });
+
+  /** Published single pages of some page types, read once per content version. */
+  const pagesOfTypes = (types: readonly string[]) => app.content.memo(`pages:${types.join(',')}`, async () =>
+    (await app.content.ofType('page', { preview: false })).filter((p) => types.includes(String(p.fields.pageType))));
 
   /** Every published resource card, read once per content version. */
   const resourceCards = () => app.content.memo('resourceCards', async () =>
@@ -221,10 +227,15 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
       const c = await chromeOf(request, entry, preview);
       if (shell) {
         const form = page.supportForm;
+        // The general contact page leads on to the other contact pages of its language.
+        const others = shell === 'contact'
+          ? (await pagesOfTypes(OTHER_CONTACTS)).filter((p) => p.language === entry.language && p.path)
+            .map((p) => ({ label: p.title ?? p.id, href: p.path as string }))
+          : undefined;
         return {
           view: <FormShellPage chrome={c} kind={shell} title={entry.title ?? ''} tagline={page.tagline}
             formUrl={form ? (c.visitor.signedIn ? form.authenticated : form.unauthenticated) : undefined}
-            partnerPortalHref={shell === 'partnerContact' ? PARTNER_PORTAL : undefined} />,
+            partnerPortalHref={shell === 'partnerContact' ? PARTNER_PORTAL : undefined} otherContacts={others} />,
         };
       }
       switch (page.pageType) {
@@ -298,6 +309,8 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
     const collectionPaths = await app.content.pathsFor(collections.map((col) => col.id), null);
     const docs = product ? (await app.content.ofType('page', { preview, contextId: product.id })).find((p) => p.fields.pageType === 'documentedProduct') : undefined;
     const kbHome = f ? await app.content.byPath(`/${f.productNameId}/kb`, { preview }) : undefined;
+    const supportPage = page.pageType === 'productLanding' && product
+      ? (await pagesOfTypes(['productSupport'])).find((p) => p.contextId === product.id) : undefined;
     const allCards = await resourceCards();
     const helpful = allCards.filter((card) => product && card.relatedApps?.includes(product.id)).map(cardOf);
     const form = page.supportForm ?? (f?.customSupportFormUnauthenticated && f.customSupportFormAuthenticated
@@ -306,6 +319,8 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
       deploymentSelector={await deploymentSelector(app, product, entry, null)} notice={await noticeOf(app, product)}
       title={entry.title ?? ''} tagline={page.tagline} iconUrl={page.icon?.url}
       docsHref={docs?.path ?? undefined} kbHref={kbHome?.path ?? undefined}
+      resourcesHref={product ? resourcesHref(product) : undefined}
+      supportHref={supportPage?.path ? { label: supportPage.title ?? 'Support', href: supportPage.path } : undefined}
       resources={cards.filter((card) => card.buttonLink).map(cardOf)}
       collections={collections.filter((col) => collectionPaths.has(col.id)).map((col) => ({
         title: col.title ?? col.id, href: collectionPaths.get(col.id) ?? '/', description: col.fields.description as string | undefined,
@@ -324,7 +339,7 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
   // Related resources of a product (spec §2): /{resourceSlug}/resources.
   app.get<{ Params: { slug: string } }>('/:slug/resources', async (request, reply) => {
     const products = await app.content.memo('products', () => app.content.ofType('product', { preview: false }));
-    const product = products.find((p) => (p.fields.resourceSlug ?? p.id) === request.params.slug);
+    const product = products.find((p) => resourcesHref(p) === `/${request.params.slug}/resources`);
     if (!product) return notFound(request, reply);
     const f = product.fields as Product;
     const cards = await resourceCards();

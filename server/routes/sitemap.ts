@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { resourcesHref } from '../pages/chrome.ts';
 
 const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c] ?? c);
 
@@ -7,7 +8,7 @@ export default async function sitemap(app: FastifyInstance, opts: { publicUrl: s
     const pages = await app.content.publishedPaths();
     // Each product's related-resources page is derived from the product, not stored as a page.
     for (const product of await app.content.ofType('product', { preview: false })) {
-      pages.push({ path: `/${String(product.fields.resourceSlug ?? product.id)}/resources`, lastPublished: null });
+      pages.push({ path: resourcesHref(product), lastPublished: null });
     }
     pages.sort((a, b) => a.path.localeCompare(b.path));
     const urls = pages.map((p) => {

@@ -37,6 +37,7 @@ t.test('every internal link of the sample site leads to a page', async (t) => {
   const seen = new Set(queue);
   const from = new Map<string, string>();
   const broken: string[] = [];
+  const linked = new Set<string>();
   let pages = 0;
   let links = 0;
   while (queue.length > 0) {
@@ -61,6 +62,7 @@ t.test('every internal link of the sample site leads to a page', async (t) => {
     pages += 1;
     for (const link of internalLinks(res.body)) {
       links += 1;
+      if (link !== path) linked.add(link.split('?')[0] as string);
       if (link.startsWith(IDENTITY_BASE) || seen.has(link)) continue;
       seen.add(link);
       from.set(link, path);
@@ -68,6 +70,8 @@ t.test('every internal link of the sample site leads to a page', async (t) => {
     }
   }
   t.same(broken, [], 'no internal link answers 404 or 5xx');
+  const orphans = start.filter((path) => path !== '/' && path !== '/ja' && !linked.has(path));
+  t.same(orphans, [], 'every sitemap page is linked from some page, not only from the sitemap');
   t.ok(start.some((p) => p.startsWith('/ja')), 'the sitemap lists Japanese pages');
   t.ok(pages > start.length, `${pages} pages crawled, ${links} links followed, ${seen.size} distinct URLs`);
   t.comment(`crawl: ${pages} pages, ${links} links, ${seen.size} distinct URLs, ${broken.length} broken`);

@@ -46,6 +46,7 @@ t.test('the sample help centre', async (t) => {
     t.notMatch(hub.body, 'name="version"', 'hub collections have no deployment selector');
     t.match(collection.body, 'href="/tracklight-data-center"', 'product collections have one');
 
+    t.match((await app.inject('/tracklight-cloud')).body, 'href="/tracklight-cloud/resources"', 'the landing page links its related resources');
     const resources = await app.inject('/tracklight-cloud/resources');
     t.equal(resources.statusCode, 200);
     t.match(resources.body, 'Fernhollow Community');

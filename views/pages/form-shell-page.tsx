@@ -1,5 +1,6 @@
 import type { FormShellModel } from '../view-model.ts';
 import { Document } from '../layout/document.tsx';
+import { LinkList } from '../parts/links.tsx';
 
 /** The file-download form's frame height in pixels (spec §9). */
 export const FILE_DOWNLOAD_FORM_HEIGHT = 500;
@@ -9,7 +10,7 @@ export const FILE_DOWNLOAD_FORM_HEIGHT = 500;
  * title, and the region where the external form app mounts. Until it does (or without JavaScript) the
  * region holds plain links to the same place.
  */
-export function FormShellPage({ chrome, kind, title, tagline, formUrl, partnerPortalHref }: FormShellModel) {
+export function FormShellPage({ chrome, kind, title, tagline, formUrl, partnerPortalHref, otherContacts }: FormShellModel) {
   const requestsHref = formUrl ?? `${chrome.header.supportBase}/requests`;
   return (
     <Document chrome={chrome}>
@@ -42,6 +43,12 @@ export function FormShellPage({ chrome, kind, title, tagline, formUrl, partnerPo
             )}
           </div>
         </div>
+        {otherContacts && otherContacts.length > 0 ? (
+          <section className="other-contacts" aria-labelledby="other-contacts-heading">
+            <h2 id="other-contacts-heading">Other ways to reach us</h2>
+            <LinkList links={otherContacts} />
+          </section>
+        ) : null}
       </div>
     </Document>
   );

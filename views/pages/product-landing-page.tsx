@@ -9,7 +9,7 @@ import { ProductHero } from '../parts/product-hero.tsx';
 
 /** Product landing page (spec §2): sub-header, notice, title, resource and collection cards, support forms. */
 export function ProductLandingPage({
-  chrome, breadcrumbs, deploymentSelector, notice, title, tagline, iconUrl, docsHref, kbHref,
+  chrome, breadcrumbs, deploymentSelector, notice, title, tagline, iconUrl, docsHref, kbHref, resourcesHref, supportHref,
   resources, collections, supportForms, helpful, contact,
 }: ProductLandingModel) {
   return (
@@ -17,10 +17,12 @@ export function ProductLandingPage({
       <div className="product-landing">
         <Subheader breadcrumbs={breadcrumbs} deploymentSelector={deploymentSelector} notice={notice} />
         <ProductHero title={title} tagline={tagline} iconUrl={iconUrl}>
-          {docsHref || kbHref ? (
+          {docsHref || kbHref || resourcesHref ? (
             <ul className="product-links">
               {docsHref ? <li><a href={docsHref}>{`${title} documentation`}</a></li> : null}
               {kbHref ? <li><a href={kbHref}>{`${title} knowledge base`}</a></li> : null}
+              {resourcesHref ? <li><a href={resourcesHref}>{`${title} resources`}</a></li> : null}
+              {supportHref ? <li><a href={supportHref.href}>{supportHref.label}</a></li> : null}
             </ul>
           ) : null}
         </ProductHero>
