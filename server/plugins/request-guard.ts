@@ -3,13 +3,6 @@ import type { FastifyRequest, RouteOptions } from 'fastify';
 import { isMalformedPath } from '../http/bad-url.ts';
 import { HttpError } from '../http/http-error.ts';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Every route of the app as registered: method and URL pattern (the fuzz test walks them). */
-    routeTable: { method: string; url: string }[];
-  }
-}
-
 const NUL = '\u0000';
 const nulError = (where: string) => new HttpError(400, 'FST_ERR_VALIDATION', `${where}: must not contain a NUL character`);
 
@@ -61,7 +54,6 @@ function matcherOf(url: string): RegExp {
  */
 export default fp(async (app) => {
   const routes: { method: string; url: string; match: RegExp }[] = [];
-  app.decorate('routeTable', routes);
   app.addHook('onRoute', (route: RouteOptions) => {
     for (const method of [route.method].flat()) routes.push({ method, url: route.url, match: matcherOf(route.url) });
   });
