@@ -212,7 +212,8 @@ export function loadFile(path: string, text: string, problems: Problem[]): Loade
   }
   const lineOf = makeLineOf(yaml, lineCounter, yamlLine);
   const fields = yaml.toJS() as Record<string, unknown>;
-  if (text.includes(NUL)) reportNuls(path, text, fields, lineOf, isMarkdown, fail);
+  // Walked always: YAML writes a NUL as the escape "\0" too, so the raw text may not show one.
+  reportNuls(text, fields, lineOf, isMarkdown, fail);
   const rawBody = fields.body;
   if (body && !isMarkdown) delete fields.body;
 
@@ -256,7 +257,7 @@ const NUL = '\u0000';
  * A NUL character cannot be stored (PostgreSQL text refuses it), so it is a problem of the file like
  * any other: each field that holds one, by line; a NUL elsewhere (the Markdown body) by its line.
  */
-function reportNuls(path: string, text: string, fields: Record<string, unknown>, lineOf: LoadedEntry['lineOf'], isMarkdown: boolean,
+function reportNuls(text: string, fields: Record<string, unknown>, lineOf: LoadedEntry['lineOf'], isMarkdown: boolean,
   fail: (line: number, field: string, reason: string) => void) {
   const reason = 'must not contain a NUL character';
   const reported = new Set<number>();
@@ -278,6 +279,7 @@ function reportNuls(path: string, text: string, fields: Record<string, unknown>,
       }
     }
   }
+  if (!text.includes(NUL)) return;
   text.split('\n').forEach((content, i) => {
     if (content.includes(NUL) && !reported.has(i + 1)) fail(i + 1, isMarkdown ? 'body' : 'yaml', reason);
   });
