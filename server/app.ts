@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { FastifyInstance, FastifyError } from 'fastify';
 import formbody from '@fastify/formbody';
 import cookie from '@fastify/cookie';
@@ -16,6 +17,13 @@ import searchPage from './routes/search-page.tsx';
 import swagger from '@fastify/swagger';
 import pages from './routes/pages.tsx';
 import sitemap from './routes/sitemap.ts';
+import securityHeaders from './plugins/security-headers.ts';
+import requestGuard from './plugins/request-guard.ts';
+import cacheRules from './plugins/cache-rules.ts';
+import { rewriteUrl } from './http/bad-url.ts';
+import { clientErrorHandler } from './http/client-error.ts';
+import { isApiUrl } from './http/http-error.ts';
+import { sendErrorPage } from './http/error-page.tsx';
 
 /**
  * Options for the Fastify instance that hosts the app: request bodies keep unknown fields so the
@@ -24,6 +32,12 @@ import sitemap from './routes/sitemap.ts';
 export const serverOptions = {
   ajv: { customOptions: { removeAdditional: false as const } },
   bodyLimit: 1024 * 1024,
+  // A path that does not percent-decode reaches the app (and its headers) as a 400, not the router's bare answer.
+  rewriteUrl,
+  // Route parameters are bounded by the request line (16 KB headers), not cut short with a bare 414.
+  routerOptions: { maxParamLength: 16 * 1024 },
+  // Parser-level errors (431, 400) are answered without a body, so HEAD and keep-alive clients stay in step.
+  clientErrorHandler,
 };
 
 export interface AppOptions {
@@ -36,15 +50,24 @@ export interface AppOptions {
 export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   const { config } = opts;
 
-  fastify.setErrorHandler((error: FastifyError, request, reply) => {
+  fastify.setErrorHandler((error: FastifyError & { headers?: Record<string, string> }, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
-    if (status >= 500) request.log.error({ err: error, url: request.url }, 'request failed');
-    else request.log.info({ err: error, url: request.url }, 'bad request');
+    const url = request.originalUrl ?? request.url;
+    if (status >= 500) request.log.error({ err: error, url }, 'request failed');
+    else request.log.info({ err: error, url }, 'bad request');
     const message = status >= 500 ? 'Something went wrong on our side. Please try again in a moment.' : error.message;
     reply.code(status).header('cache-control', 'no-store');
-    if (request.url.startsWith('/gateway/api/')) return reply.send({ statusCode: status, error: error.code ?? 'ERROR', message });
+    if (status < 500 && error.headers) reply.headers(error.headers);
+    // A 5xx names no internal code (a database error code is not the client's business).
+    if (isApiUrl(url)) return reply.send({ statusCode: status, error: status >= 500 ? STATUS_CODES[status] : error.code ?? 'ERROR', message });
+    if (status < 500) return sendErrorPage(reply, status, message, fastify.assets.css);
     return reply.type('text/plain; charset=utf-8').send(message);
   });
+
+  // First, so every response below carries them: security headers, input no route should see, cache rules.
+  await fastify.register(securityHeaders, { publicUrl: config.publicUrl });
+  await fastify.register(requestGuard);
+  await fastify.register(cacheRules);
 
   await fastify.register(dbPlugin, { databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...(opts.db ? { db: opts.db } : {}) });
   await fastify.register(contentPlugin, { contentDir: config.contentDir, importOnStart: config.importOnStart });

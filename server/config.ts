@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
@@ -16,6 +17,8 @@ export const ConfigSchema = Type.Object({
   identityUrl: Type.String({ pattern: '^(https?://|/)' }),
   staffDomain: Type.String({ minLength: 1 }),
   searchNewFilters: Type.Boolean(),
+  /** Fastify's trustProxy: off, on (any hop), a hop count, or the proxies' addresses and CIDR ranges. */
+  trustProxy: Type.Union([Type.Boolean(), Type.Integer({ minimum: 1 }), Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })]),
 });
 export type Config = Static<typeof ConfigSchema>;
 
@@ -28,6 +31,35 @@ function bool(name: string, raw: string | undefined, fallback: boolean): boolean
   if (/^(1|true|yes|on)$/i.test(raw)) return true;
   if (/^(0|false|no|off)$/i.test(raw)) return false;
   throw new ConfigError(`${name}: expected true or false, got "${raw}"`);
+}
+
+/**
+ * TRUST_PROXY: whether X-Forwarded-* headers are believed (client address, scheme, host). Off by
+ * default: without a proxy in front, any client could claim any origin. `true` trusts every hop, a
+ * number that many hops, else a comma-separated list of proxy addresses or CIDR ranges.
+ */
+function trustProxy(raw: string | undefined): boolean | number | string[] {
+  if (raw === undefined || raw.trim() === '') return false;
+  const value = raw.trim();
+  if (/^(true|yes|on)$/i.test(value)) return true;
+  if (/^(false|no|off|0)$/i.test(value)) return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  const list = value.split(',').map((a) => a.trim()).filter(Boolean);
+  const bad = list.filter((a) => {
+    const [address = '', bits, ...rest] = a.split('/');
+    const family = isIP(address);
+    if (family === 0 || rest.length > 0) return true;
+    return bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+  });
+  if (bad.length > 0 || list.length === 0) {
+    throw new ConfigError(`TRUST_PROXY: expected true, false, a hop count, or addresses/CIDR ranges separated by commas; not ${bad.map((b) => `"${b}"`).join(', ') || `"${raw}"`}`);
+  }
+  return list;
+}
+
+/** TRUST_PROXY as Fastify takes it: a hop count is a function of the hop (Fastify's types have no number). */
+export function trustProxyOption(value: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof value === 'number' ? (_address, hop) => hop < value : value;
 }
 
 /** Reads and validates configuration; a bad value stops start-up with the variable named. */
@@ -46,13 +78,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     identityUrl: (env.IDENTITY_URL || '/auth').replace(/\/+$/, ''),
     staffDomain: env.STAFF_EMAIL_DOMAIN || 'fernhollow.example',
     searchNewFilters: bool('SEARCH_NEW_FILTERS', env.SEARCH_NEW_FILTERS, false),
+    trustProxy: trustProxy(env.TRUST_PROXY),
   };
   const problems = [...Value.Errors(ConfigSchema, config)];
   if (problems.length > 0) {
     const names: Record<string, string> = {
       port: 'PORT', host: 'HOST', databaseUrl: 'DATABASE_URL', dataDir: 'DATA_DIR', contentDir: 'CONTENT_DIR',
       importOnStart: 'IMPORT_ON_START', logLevel: 'LOG_LEVEL', publicUrl: 'PUBLIC_URL', previewToken: 'PREVIEW_TOKEN',
-      identityUrl: 'IDENTITY_URL', staffDomain: 'STAFF_EMAIL_DOMAIN',
+      identityUrl: 'IDENTITY_URL', staffDomain: 'STAFF_EMAIL_DOMAIN', searchNewFilters: 'SEARCH_NEW_FILTERS', trustProxy: 'TRUST_PROXY',
     };
     const lines = problems.map((p) => {
       const key = p.instancePath.split('/')[1] ?? '';

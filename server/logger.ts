@@ -1,12 +1,56 @@
 import type { LoggerOptions } from 'pino';
+import pino from 'pino';
+import { redactText, redactUrl } from './log-redact.ts';
+
+interface LoggedRequest {
+  method?: string;
+  url?: string;
+  originalUrl?: string;
+  host?: string;
+  ip?: string;
+  headers?: Record<string, unknown>;
+  socket?: { remotePort?: number };
+}
+
+/**
+ * Never a secret or an e-mail address in a log line: the request URL is logged with `preview=` and
+ * e-mail-like text masked (spec §5), error messages likewise, and secret headers are redacted
+ * wherever headers are logged.
+ */
+export const logSerializers = {
+  req(req: LoggedRequest) {
+    return {
+      method: req.method,
+      // A URL rewritten before routing (a malformed path) is logged as it arrived.
+      url: redactUrl(req.originalUrl ?? req.url),
+      host: req.host,
+      remoteAddress: req.ip,
+      remotePort: req.socket?.remotePort,
+    };
+  },
+  /** Any `url` a log call names (the error handler's, a route's). */
+  url: (url: unknown) => (typeof url === 'string' ? redactUrl(url) : url),
+  err(err: Error) {
+    const serialized = pino.stdSerializers.err(err);
+    if (typeof serialized.message === 'string') serialized.message = redactText(serialized.message);
+    if (typeof serialized.stack === 'string') serialized.stack = redactText(serialized.stack);
+    return serialized;
+  },
+};
+
+const SECRET_HEADERS = ['cookie', 'authorization', 'x-preview-token', 'set-cookie'];
 
 /** pino JSON everywhere; human-readable only when a person is watching a terminal. */
-export function loggerOptions(level: string, stream: NodeJS.WriteStream = process.stdout): LoggerOptions {
+export function loggerOptions(level: string, stream: NodeJS.WriteStream | NodeJS.WritableStream = process.stdout): LoggerOptions {
   const options: LoggerOptions = {
     level,
-    redact: { paths: ['req.headers.cookie', 'req.headers.authorization'], censor: '[redacted]' },
+    serializers: logSerializers,
+    redact: {
+      paths: SECRET_HEADERS.flatMap((h) => [`req.headers["${h}"]`, `headers["${h}"]`, `res.headers["${h}"]`]),
+      censor: '[redacted]',
+    },
   };
-  if (stream.isTTY) {
+  if ((stream as NodeJS.WriteStream).isTTY) {
     options.transport = { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } };
   }
   return options;

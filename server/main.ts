@@ -1,5 +1,5 @@
 import Fastify from 'fastify';
-import { loadConfig, ConfigError } from './config.ts';
+import { loadConfig, ConfigError, trustProxyOption } from './config.ts';
 import { loggerOptions } from './logger.ts';
 import app, { serverOptions } from './app.ts';
 
@@ -15,7 +15,7 @@ async function start() {
     throw error;
   }
   const started = performance.now();
-  const server = Fastify({ ...serverOptions, logger: loggerOptions(config.logLevel), trustProxy: true });
+  const server = Fastify({ ...serverOptions, logger: loggerOptions(config.logLevel), trustProxy: trustProxyOption(config.trustProxy) });
   await server.register(app, { config });
 
   let closing = false;

@@ -212,6 +212,8 @@ export function loadFile(path: string, text: string, problems: Problem[]): Loade
   }
   const lineOf = makeLineOf(yaml, lineCounter, yamlLine);
   const fields = yaml.toJS() as Record<string, unknown>;
+  // Walked always: YAML writes a NUL as the escape "\0" too, so the raw text may not show one.
+  reportNuls(text, fields, lineOf, isMarkdown, fail);
   const rawBody = fields.body;
   if (body && !isMarkdown) delete fields.body;
 
@@ -247,6 +249,40 @@ export function loadFile(path: string, text: string, problems: Problem[]): Loade
     Object.assign(entry.embedded, md.embedded);
   }
   return entry;
+}
+
+const NUL = '\u0000';
+
+/**
+ * A NUL character cannot be stored (PostgreSQL text refuses it), so it is a problem of the file like
+ * any other: each field that holds one, by line; a NUL elsewhere (the Markdown body) by its line.
+ */
+function reportNuls(text: string, fields: Record<string, unknown>, lineOf: LoadedEntry['lineOf'], isMarkdown: boolean,
+  fail: (line: number, field: string, reason: string) => void) {
+  const reason = 'must not contain a NUL character';
+  const reported = new Set<number>();
+  const stack: [unknown, (string | number)[]][] = [[fields, []]];
+  while (stack.length > 0) {
+    const [value, at] = stack.pop() as [unknown, (string | number)[]];
+    if (typeof value === 'string' && value.includes(NUL)) {
+      const line = lineOf(at);
+      reported.add(line);
+      fail(line, at.join('.') || 'entry', reason);
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) {
+        if (key.includes(NUL)) {
+          const line = lineOf(at);
+          reported.add(line);
+          fail(line, at.join('.') || 'entry', `field names ${reason}`);
+        }
+        stack.push([child, [...at, Array.isArray(value) ? Number(key) : key]]);
+      }
+    }
+  }
+  if (!text.includes(NUL)) return;
+  text.split('\n').forEach((content, i) => {
+    if (content.includes(NUL) && !reported.has(i + 1)) fail(i + 1, isMarkdown ? 'body' : 'yaml', reason);
+  });
 }
 
 function kindOf(path: string) {

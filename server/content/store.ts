@@ -7,6 +7,7 @@ import type { Document } from './rich-text.ts';
 import type { LinkList } from '../../views/rich-text/rich-text.tsx';
 import type { EntryKind } from './schemas.ts';
 import { Lru } from './lru.ts';
+import { LookupCache } from './lookup-cache.ts';
 
 export interface StoredEntry {
   id: string;
@@ -36,15 +37,31 @@ const COLUMNS = `e.id, e.type, e.published, e.path, e.title, e.context_id as "co
 /** Page types left out of the sitemap. */
 const UNINDEXED_PAGE_TYPES = ['searchResults', 'myRequests', 'fileDownload', 'notFound', 'previewError'];
 
-/** Published pages kept in memory per instance, most recently used first. */
+/**
+ * Every cache here is bounded: a distinct made-up id per request must not grow memory.
+ * Published pages and entries by id, most recently used first; lookups that found nothing are kept
+ * apart in a small cache of their own, so made-up paths and ids cannot evict real pages.
+ */
 const PAGE_CACHE_SIZE = 2000;
+const ID_CACHE_SIZE = 2000;
+const MISS_CACHE_SIZE = 256;
+/** Shared data keyed by the code and the content (header per language, trees per context and version). */
+const SHARED_CACHE_SIZE = 1000;
 /** Search responses are kept briefly: popular queries repeat, and helpful counts may lag a minute. */
 const SEARCH_CACHE_SIZE = 1000;
 const SEARCH_CACHE_MS = 60_000;
 
+export interface CacheSizes {
+  shared: { size: number; max: number };
+  pages: LookupCache<RoutedEntry>['sizes'];
+  ids: LookupCache<StoredEntry>['sizes'];
+  searches: { size: number; max: number };
+}
+
 export class ContentStore {
-  private cache = new Map<string, Promise<unknown>>();
-  private pages = new Lru<RoutedEntry | undefined>(PAGE_CACHE_SIZE);
+  private cache = new Lru<unknown>(SHARED_CACHE_SIZE);
+  private pages = new LookupCache<RoutedEntry>(PAGE_CACHE_SIZE, MISS_CACHE_SIZE);
+  private ids = new LookupCache<StoredEntry>(ID_CACHE_SIZE, MISS_CACHE_SIZE);
   private searches = new Lru<unknown>(SEARCH_CACHE_SIZE, SEARCH_CACHE_MS);
 
   constructor(private readonly db: Queryable) {}
@@ -53,7 +70,18 @@ export class ContentStore {
   invalidate(): void {
     this.cache.clear();
     this.pages.clear();
+    this.ids.clear();
     this.searches.clear();
+  }
+
+  /** How full each cache is, against its bound. */
+  cacheSizes(): CacheSizes {
+    return {
+      shared: { size: this.cache.size, max: this.cache.max },
+      pages: this.pages.sizes,
+      ids: this.ids.sizes,
+      searches: { size: this.searches.size, max: this.searches.max },
+    };
   }
 
   /** A search response from the short-lived cache, or computed now. */
@@ -62,13 +90,7 @@ export class ContentStore {
   }
 
   private cached<T>(key: string, load: () => Promise<T>): Promise<T> {
-    let hit = this.cache.get(key) as Promise<T> | undefined;
-    if (!hit) {
-      hit = load();
-      hit.catch(() => this.cache.delete(key));
-      this.cache.set(key, hit);
-    }
-    return hit;
+    return this.cache.get(key, load) as Promise<T>;
   }
 
   /** The published page at a path, from memory when it was asked for recently. */
@@ -96,7 +118,7 @@ export class ContentStore {
   }
 
   async byId(id: string, options: { preview: boolean }): Promise<StoredEntry | undefined> {
-    if (!options.preview) return this.cached(`id:${id}`, async () => (await this.byIds([id], options))[0]);
+    if (!options.preview) return this.ids.get(id, async () => (await this.byIds([id], options))[0]);
     return (await this.byIds([id], options))[0];
   }
 

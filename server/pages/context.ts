@@ -1,16 +1,22 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { StoredEntry } from '../content/store.ts';
 import type { BodyProps } from '../../views/parts/body.tsx';
 import type { SafeHtml } from '../../views/rich-text/safe-html.tsx';
 import type { ContactBlockModel, FeedbackModel, Chrome } from '../../views/view-model.ts';
 
-/** Preview mode: a secret token, compared in constant time; never guessable, never on by default. */
+const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+
+/**
+ * Preview mode: a secret token, compared in constant time; never guessable, never on by default.
+ * The digests are compared, not the strings: they always have the same length in bytes (a string's
+ * UTF-16 length says nothing of its UTF-8 length), and the token's length does not leak either.
+ */
 export function isPreview(request: FastifyRequest, token: string | undefined): boolean {
   if (!token) return false;
   const given = (request.query as { preview?: unknown }).preview ?? request.headers['x-preview-token'];
-  if (typeof given !== 'string' || given.length !== token.length) return false;
-  return timingSafeEqual(Buffer.from(given), Buffer.from(token));
+  if (typeof given !== 'string') return false;
+  return timingSafeEqual(digest(given), digest(token));
 }
 
 /** Stored HTML, or in preview mode the rich-text document rendered now (spec §4). */

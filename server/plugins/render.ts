@@ -35,8 +35,7 @@ export default fp(async (app) => {
       "font-src 'self'", "connect-src 'self'", "frame-src https:", "object-src 'none'", "base-uri 'self'",
       "form-action 'self'", "frame-ancestors 'self'",
     ].join('; '));
-    this.header('x-content-type-options', 'nosniff');
-    this.header('referrer-policy', 'strict-origin-when-cross-origin');
+    // nosniff, the referrer policy and the other security headers come from @fastify/helmet (security-headers.ts).
     this.header('cache-control', options.cache === 'private' ? 'private, no-store' : 'public, max-age=300, stale-while-revalidate=60');
     this.code(options.status ?? 200).type('text/html; charset=utf-8');
     return this.send(html);

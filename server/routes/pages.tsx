@@ -371,7 +371,13 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
   });
 
   async function pageRoute(request: FastifyRequest, reply: FastifyReply) {
-    const rawPath = decodeURIComponent(request.url.split('?')[0] ?? '/');
+    // The request guard refuses paths that do not decode (400); this never throws on one that slips past.
+    let rawPath: string;
+    try {
+      rawPath = decodeURIComponent(request.url.split('?')[0] ?? '/');
+    } catch {
+      return notFound(request, reply);
+    }
     const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, '') : rawPath;
     const preview = isPreview(request, config.previewToken);
     const entry = await app.content.byPath(path, { preview });

@@ -162,3 +162,12 @@ t.test('parsing in worker threads gives what parsing in turn gives, problems and
   t.equal(broken.workers.problems.length, 4);
   t.same(broken.workers.problems.map(formatProblem), broken.in.problems.map(formatProblem), 'the same problems on the same lines');
 });
+
+t.test('a NUL character is reported by file, line and field, and nothing is written', async (t) => {
+  const problems = await refused(t, async (dir) => {
+    await edit(join(dir, 'collections/acme-cloud-basics.yaml'), 'title: Basics', 'title: "Bas\\0ics"');
+    await appendFile(join(dir, 'topics/acme-cloud/first-steps.md'), '\nA body line with a NUL \u0000 in it.\n');
+  });
+  t.match(problems.join('\n'), /^collections\/acme-cloud-basics\.yaml:\d+: title: must not contain a NUL character$/m);
+  t.match(problems.join('\n'), /^topics\/acme-cloud\/first-steps\.md:\d+: body: must not contain a NUL character$/m);
+});

@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { loadConfig } from '../../server/config.ts';
+import { loadConfig, trustProxyOption } from '../../server/config.ts';
 import { openDb, type Db } from '../../server/db/driver.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import app, { serverOptions } from '../../server/app.ts';
+import { loggerOptions } from '../../server/logger.ts';
 
 type Test = { teardown: (fn: () => unknown) => void };
 
@@ -58,6 +59,8 @@ export interface BuildOptions {
   contentDir?: string;
   db?: Db;
   env?: Record<string, string>;
+  /** Where the app's log lines go (the app's own logger options, LOG_LEVEL from env); none by default. */
+  logStream?: NodeJS.WritableStream;
 }
 
 /** The whole app on a test database, closed when the test ends. */
@@ -67,7 +70,8 @@ export async function build(t: Test, options: BuildOptions = {}): Promise<Fastif
     CONTENT_DIR: options.contentDir ?? FIXTURE, PREVIEW_TOKEN, PUBLIC_URL: 'https://help.example.test', LOG_LEVEL: 'silent',
     ...options.env,
   });
-  const server = Fastify({ ...serverOptions, logger: { level: config.logLevel } });
+  const logger = options.logStream ? { ...loggerOptions(config.logLevel, options.logStream), stream: options.logStream } : { level: config.logLevel };
+  const server = Fastify({ ...serverOptions, logger, trustProxy: trustProxyOption(config.trustProxy) });
   t.teardown(() => server.close());
   await server.register(app, { config, db });
   await server.ready();

@@ -17,3 +17,13 @@ t.test('bad values are refused naming the variable', async (t) => {
   t.throws(() => loadConfig({ IMPORT_ON_START: 'maybe' }), { message: /IMPORT_ON_START: expected true or false/ });
   t.throws(() => loadConfig({ LOG_LEVEL: 'loud' }), { message: /LOG_LEVEL/ });
 });
+
+t.test('TRUST_PROXY: off by default; on, a hop count, or proxy addresses', async (t) => {
+  t.equal(loadConfig({}).trustProxy, false);
+  t.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true);
+  t.equal(loadConfig({ TRUST_PROXY: 'false' }).trustProxy, false);
+  t.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2);
+  t.same(loadConfig({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,::1' }).trustProxy, ['10.0.0.1', '192.168.0.0/16', '::1']);
+  t.throws(() => loadConfig({ TRUST_PROXY: 'proxy.example' }), { message: /TRUST_PROXY: .*"proxy\.example"/ });
+  t.throws(() => loadConfig({ TRUST_PROXY: '10.0.0.0/33' }), { message: /TRUST_PROXY/ });
+});
