@@ -3,8 +3,8 @@
  * The production server in its own process on a file-backed PGlite (or DATABASE_URL) with the
  * corpus imported (the sample content by default). Each round: one client fetches cached topic
  * pages back to back for a while alone, then again while 4 clients send long CJK queries to the
- * search API (240 characters, every one different, 2.6 requests per second in total, each client
- * waiting for its answer before the next). Prints the topic pages' p50/p95/p99 without and with
+ * search API (240 characters, every one different, half of them 30 words with spaces, 2.6
+ * requests per second in total, each client waiting for its answer before the next). Prints the topic pages' p50/p95/p99 without and with
  * the searches, the search latencies, and the medians over the rounds.
  */
 import { spawn, execFileSync } from 'node:child_process';
@@ -35,14 +35,18 @@ const WORDS = ['シングルサインオン', '設定', '属性のマッピン�
 let seed = 42;
 const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
 const kanji = () => String.fromCharCode(0x4e00 + Math.floor(random() * 0x5000));
-/** Half are words with spaces (many terms), half one unbroken run (one long term). */
+/**
+ * Half are 30 words of 7 characters with spaces (many terms, within the 32 words a search may
+ * have), half one unbroken run (one long term).
+ */
 function cjkQuery(i: number): string {
-  let out = '';
-  while (out.length < QUERY_LENGTH) {
-    const word = random() < 0.5 ? WORDS[Math.floor(random() * WORDS.length)] ?? '設定' : kanji() + kanji() + kanji();
-    out += i % 2 === 0 ? `${word} ` : word;
-  }
-  return out.slice(0, QUERY_LENGTH).trim().padEnd(QUERY_LENGTH, kanji());
+  const chunk = () => {
+    let word = '';
+    while (word.length < 7) word += random() < 0.5 ? WORDS[Math.floor(random() * WORDS.length)] ?? '設定' : kanji() + kanji() + kanji();
+    return word.slice(0, 7);
+  };
+  const terms = Array.from({ length: 30 }, chunk);
+  return (i % 2 === 0 ? terms.join(' ') : terms.join('')).slice(0, QUERY_LENGTH).padEnd(QUERY_LENGTH, kanji());
 }
 
 const bench = await freshDb();

@@ -29,11 +29,19 @@ const HIGHLIGHT_START = '\u0002';
 const HIGHLIGHT_STOP = '\u0003';
 
 /**
+ * On PostgreSQL no statement of a search may run longer than this (a search takes milliseconds).
+ * PGlite does not honour it (single-threaded WebAssembly: no timer interrupts a statement), so
+ * there the bounds on the query itself (bounds.ts, cjk.ts) are what limit a search's cost.
+ */
+export const SEARCH_STATEMENT_TIMEOUT = '3s';
+
+/**
  * Settings for the queries of one search. Matching a tsvector row by row reads its whole body
  * vector, which the planner does not count: the GIN indexes are always the better way in. Exact
  * bitmaps need some memory; parallel workers only add overhead to queries this short.
  */
-const SEARCH_SETTINGS = `set local enable_seqscan = off; set local max_parallel_workers_per_gather = 0; set local work_mem = '32MB'`;
+const SEARCH_SETTINGS = `set local enable_seqscan = off; set local max_parallel_workers_per_gather = 0; set local work_mem = '32MB';
+  set local statement_timeout = '${SEARCH_STATEMENT_TIMEOUT}'`;
 
 /**
  * 'all' needs every word (websearch syntax: quotes, or, -word); 'any' is the fallback for
@@ -231,6 +239,7 @@ async function run(engine: Engine, request: SearchRequest, text: string, mode: M
   // A data center result links to the version the visitor filtered by, when it exists there.
   const wantedVersions = [...new Set((request.facetFilters?.products ?? []).flatMap((p) => p.versions ?? []))];
   // The page's rows, with their marked snippets: the description when it matches, else body fragments.
+  // Not for CJK text: the English headline parser does not see its pairs (and q names only $1 without CJK).
   const highlighting = request.highlights?.enable !== false && !cjk;
   const marks = `StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_STOP}`;
   const rows = ids.length === 0 ? [] : await db.query<PageRow>(
