@@ -182,4 +182,37 @@ export const migrations: Migration[] = [
       alter table content_entries drop column search_vector, drop column head_vector;
     `,
   },
+  {
+    version: 6,
+    name: 'search Japanese and Chinese by character pairs',
+    sql: /* sql */ `
+      -- The English parser keeps a run of Japanese or Chinese as one word, so such text was matched
+      -- as substrings, row by row, at a cost that grew with the query (issue 8). Each run is now
+      -- stored as its overlapping character pairs and its last character, searchable through the
+      -- GIN indexes. Letters only, so the text parser keeps each pair as one word on every locale.
+      create function search_cjk_grams(body text) returns text language sql immutable parallel safe as $$
+        select coalesce(string_agg(case when i < length(run) then substr(run, i, 2) else substr(run, i, 1) end, ' ' order by n, i), '')
+        from regexp_matches(coalesce(body, ''), '[\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+', 'g') with ordinality as m(found, n),
+          lateral (select m.found[1] as run) as r,
+          lateral generate_series(1, length(r.run)) as i
+      $$;
+      -- A text's weighted vector: its English words (the CJK runs taken out) and its CJK pairs.
+      create function search_vector_of(body text, weight "char") returns tsvector language sql immutable parallel safe as $$
+        select setweight(to_tsvector('english', regexp_replace(coalesce(body, ''), '[\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+', ' ', 'g'))
+          || to_tsvector('simple', search_cjk_grams(body)), weight)
+      $$;
+
+      -- Documents without such text keep the same vectors; the others are made again.
+      create temporary table cjk_documents on commit drop as
+        select e.id, search_vector_of(e.title, 'A') || search_vector_of(e.description, 'B') as head, e.search_text
+        from content_entries e join search_documents d on d.id = e.id
+        where concat(e.title, e.description, e.search_text) ~ '[\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]';
+      update search_documents d set head_vector = c.head, search_vector = c.head || search_vector_of(c.search_text, 'C')
+        from cjk_documents c where c.id = d.id;
+      -- Kept counts of CJK words no longer match the vectors: such words are counted from the
+      -- documents until the next import keeps them again.
+      delete from search_term_counts where lexeme ~ '[\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]';
+      drop table cjk_documents;
+    `,
+  },
 ];

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { queryProblem } from '../search/bounds.ts';
 import { cachedSearch } from '../search/cached.ts';
 import { SearchRequestSchema, SearchResponseSchema, type SearchRequest } from '../search/schemas.ts';
 
@@ -15,6 +16,9 @@ export default async function searchApi(app: FastifyInstance) {
       response: { 200: SearchResponseSchema },
     },
   }, async (request, reply) => {
+    // The schema bounds the characters; the words are counted here, with the same kind of answer.
+    const problem = queryProblem(request.body.query);
+    if (problem) throw Object.assign(new Error(problem), { statusCode: 400, code: 'FST_ERR_VALIDATION' });
     const response = await cachedSearch(app, request.log, request.body);
     return reply.header('x-query-id', response.queryId).header('cache-control', 'no-store').send(response);
   });

@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { buildChrome } from '../pages/chrome.ts';
+import { MAX_QUERY_CHARS, MAX_QUERY_TERMS, boundQuery } from '../search/bounds.ts';
 import { cachedSearch } from '../search/cached.ts';
 import { maskEmails } from '../search/highlight.ts';
 import {
@@ -24,7 +25,8 @@ const QuerySchema = {
   type: 'object',
   additionalProperties: true,
   properties: {
-    searchTerm: { type: 'string', maxLength: 500 },
+    // No maxLength: a longer term is cut to the bounds and the page says so (bounds.ts), never a bare 400.
+    searchTerm: { type: 'string' },
     deployment: { type: 'string', enum: ['', 'cloud', 'data_center'] },
     product: { type: 'string', pattern: '^[a-z0-9-]*$', maxLength: 100 },
     version: { type: 'string', pattern: '^([0-9]+(\\.[0-9]+)*)?$' },
@@ -35,11 +37,17 @@ const QuerySchema = {
   },
 } as const;
 
+const SHORTENED_MESSAGE = `Your search was longer than ${MAX_QUERY_TERMS} words or ${MAX_QUERY_CHARS} characters, `
+  + 'so these are the results for its beginning.';
+
 export default async function searchPage(app: FastifyInstance, opts: SearchPageOptions) {
   const { config } = opts;
 
   const handler = async (request: FastifyRequest<{ Querystring: RawQuery & { exact?: string } }>, reply: FastifyReply) => {
-    const state = stateFrom(request.query);
+    const asked = stateFrom(request.query);
+    // The page searches for the bounded term, shows it in the box and its links, and says it was cut.
+    const bounded = boundQuery(asked.searchTerm);
+    const state = { ...asked, searchTerm: bounded.query };
     let response: SearchResponse | null = null;
     let failed = false;
     if (state.searchTerm) {
@@ -52,6 +60,7 @@ export default async function searchPage(app: FastifyInstance, opts: SearchPageO
       }
     }
     const page = await searchPageModel(app, request, config, state, response, failed);
+    if (bounded.shortened) page.shortened = SHORTENED_MESSAGE;
     if (response) reply.header('x-query-id', response.queryId);
     reply.header('vary', 'HX-Request');
     const region = request.headers['hx-request'] === 'true' && !request.headers['hx-history-restore-request'] && !request.headers['hx-boosted'];

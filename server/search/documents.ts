@@ -2,6 +2,8 @@
  * The search tables: search_documents holds one narrow row per published, searchable entry with
  * its weighted vectors (title above description above body; broad queries rank by the title and
  * description vector alone) and its facet key; search_facet_keys names what each key stands for.
+ * search_vector_of (migration 6) gives a text's English words and its Japanese and Chinese
+ * character pairs (cjk.ts).
  */
 import type { Queryable } from '../db/driver.ts';
 
@@ -30,10 +32,10 @@ export async function rebuildSearchDocuments(tx: Queryable, frequentTerm = FREQU
   );
   await tx.query(
     `insert into search_documents (id, facet_key, last_published, num_views, search_vector, head_vector)
-       select id, key, last_published, num_views, head || setweight(to_tsvector('english', coalesce(search_text, '')), 'C'), head
+       select id, key, last_published, num_views, head || search_vector_of(search_text, 'C'), head
        from (
          select s.id, k.key, s.last_published, s.num_views, s.search_text,
-           setweight(to_tsvector('english', coalesce(s.title, '')), 'A') || setweight(to_tsvector('english', coalesce(s.description, '')), 'B') as head
+           search_vector_of(s.title, 'A') || search_vector_of(s.description, 'B') as head
          from searchable s join search_facet_keys k
            on k.type = s.type and k.lang = s.lang and coalesce(k.product_name_id, '') = coalesce(s.product_name_id, '')
            and k.platform = s.platform and k.versions = s.versions

@@ -9,6 +9,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../db/driver.ts';
+import { boundQuery } from './bounds.ts';
+import { CJK, CJK_LETTERS, cjkTsQuery } from './cjk.ts';
 import { markHighlights } from './highlight.ts';
 import type { ContentTypeKey, SearchRequest, SearchResponse, SearchResult } from './schemas.ts';
 
@@ -26,14 +28,20 @@ export const SUGGEST_BELOW = 3;
 const HIGHLIGHT_START = '\u0002';
 const HIGHLIGHT_STOP = '\u0003';
 
-const CJK = /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]/;
+/**
+ * On PostgreSQL no statement of a search may run longer than this (a search takes milliseconds).
+ * PGlite does not honour it (single-threaded WebAssembly: no timer interrupts a statement), so
+ * there the bounds on the query itself (bounds.ts, cjk.ts) are what limit a search's cost.
+ */
+export const SEARCH_STATEMENT_TIMEOUT = '3s';
 
 /**
  * Settings for the queries of one search. Matching a tsvector row by row reads its whole body
  * vector, which the planner does not count: the GIN indexes are always the better way in. Exact
  * bitmaps need some memory; parallel workers only add overhead to queries this short.
  */
-const SEARCH_SETTINGS = `set local enable_seqscan = off; set local max_parallel_workers_per_gather = 0; set local work_mem = '32MB'`;
+const SEARCH_SETTINGS = `set local enable_seqscan = off; set local max_parallel_workers_per_gather = 0; set local work_mem = '32MB';
+  set local statement_timeout = '${SEARCH_STATEMENT_TIMEOUT}'`;
 
 /**
  * 'all' needs every word (websearch syntax: quotes, or, -word); 'any' is the fallback for
@@ -41,17 +49,23 @@ const SEARCH_SETTINGS = `set local enable_seqscan = off; set local max_parallel_
  */
 export type MatchMode = 'all' | 'any';
 
-function tsQuery(mode: MatchMode): string {
+function englishQuery(mode: MatchMode, param: string): string {
   return mode === 'all'
-    ? `websearch_to_tsquery('english', $1)`
-    : `nullif(replace(plainto_tsquery('english', $1)::text, ' & ', ' | '), '')::tsquery`;
+    ? `websearch_to_tsquery('english', ${param})`
+    : `nullif(replace(plainto_tsquery('english', ${param})::text, ' & ', ' | '), '')::tsquery`;
 }
 
-/** Japanese and Chinese have no word breaks the English parser knows: match the terms as substrings. */
-function cjkMatch(text: string, mode: MatchMode, add: (v: unknown) => string): string {
-  const terms = text.split(/\s+/).filter(Boolean).map((t) => `%${t.replace(/[%_\\]/g, (c) => `\\${c}`)}%`);
-  const one = (p: string) => `(e.title ilike ${p} or e.search_text ilike ${p})`;
-  return `($1::text <> '' and exists (select 1 from content_entries e where e.id = d.id and (${terms.map((t) => one(add(t))).join(mode === 'all' ? ' and ' : ' or ')})))`;
+/**
+ * The tsquery of a search as SQL. Without Japanese or Chinese it is the English query of $1; with
+ * them, the English query of the rest of the text joined to the character pairs of the CJK runs
+ * (cjk.ts), so every search goes through the GIN indexes and asks for a bounded number of lexemes.
+ */
+function tsQuery(text: string, mode: MatchMode, add: (v: unknown) => string): string {
+  const cjk = cjkTsQuery(text, mode === 'all' ? '&' : '|');
+  if (!cjk) return englishQuery(mode, '$1');
+  // The English words of the text: $1 without its CJK runs (always named: PostgreSQL refuses a parameter no statement uses).
+  const rest = `regexp_replace($1::text, '[${CJK_LETTERS}]+', ' ', 'g')`;
+  return `(coalesce(${englishQuery(mode, rest)}, ''::tsquery) ${mode === 'all' ? '&&' : '||'} ${add(cjk.query)}::tsquery)`;
 }
 
 /** What a facet key stands for (a row of search_facet_keys). */
@@ -107,7 +121,8 @@ export async function search(db: Db, request: SearchRequest, options: SearchOpti
       db: tx, keys, names, memo,
       rankAllLimit: options.rankAllLimit ?? RANK_ALL_LIMIT, broadCandidates: options.broadCandidates ?? BROAD_CANDIDATES,
     };
-    const original = request.query.trim().replace(/\s+/g, ' ');
+    // The engine bounds what it searches for whatever the caller checked (bounds.ts).
+    const original = boundQuery(request.query).query;
     let response = await run(engine, request, original, 'all');
     let searched = original;
     let rewrittenQuery: string | null = null;
@@ -154,10 +169,8 @@ async function run(engine: Engine, request: SearchRequest, text: string, mode: M
   const languageKeys = keys.filter(filters.language);
   const counts = await engine.memo(JSON.stringify(['counts', text, mode]), async () => {
     const params: unknown[] = [text];
-    const rows = await db.query<{ key: number; count: number }>(cjk
-      ? `select d.facet_key as key, count(*)::int as count from search_documents d
-         where ${cjkMatch(text, mode, (v: unknown) => `$${params.push(v)}`)} group by 1`
-      : `with query as (select ${tsQuery(mode)} as q),
+    const rows = await db.query<{ key: number; count: number }>(
+      `with query as (select ${tsQuery(text, mode, (v: unknown) => `$${params.push(v)}`)} as q),
            kept as (
              select c.facet_key as key, c.count from search_term_counts c, query
              where numnode(query.q) = 1 and c.lexeme = trim(both '''' from query.q::text))
@@ -175,10 +188,10 @@ async function run(engine: Engine, request: SearchRequest, text: string, mode: M
 
   const params: unknown[] = [text];
   const add = (v: unknown) => `$${params.push(v)}`;
-  const match = cjk ? cjkMatch(text, mode, add) : `d.search_vector @@ ${tsQuery(mode)}`;
+  const q = tsQuery(text, mode, add);
+  const match = `d.search_vector @@ ${q}`;
   const filtered = kept.length < keys.length ? ` and d.facet_key = any(${add(kept.map((k) => k.key))}::int[])` : '';
   const where = `${match}${filtered}`;
-  const q = tsQuery(mode);
   // Overview pages (collections, topic sets) gather their children's words; the page itself answers better.
   const overviews = keys.filter((k) => k.type === 'collection' || k.type === 'topicSet').map((k) => k.key);
   // Trust (helpful answers, views) and freshness (halves over two years) lift the text rank.
@@ -192,7 +205,7 @@ async function run(engine: Engine, request: SearchRequest, text: string, mode: M
     page = [];
   } else if (sort === 'last_published') {
     page = await db.query(`select d.id from search_documents d where ${where} order by d.last_published desc nulls last, d.id ${limit}`, params);
-  } else if (total > engine.rankAllLimit && !cjk) {
+  } else if (total > engine.rankAllLimit) {
     // Broad: the newest documents whose title or description match are ranked; then every other
     // match, newest first. A title or description match is a match of the whole document unless
     // the query excludes words.
@@ -214,9 +227,7 @@ async function run(engine: Engine, request: SearchRequest, text: string, mode: M
       params,
     );
   } else {
-    const textRank = cjk
-      ? `(case when exists (select 1 from content_entries e where e.id = d.id and e.title ilike '%' || $1 || '%') then 2 else 1 end)::real`
-      : `ts_rank(d.search_vector, ${q}, 1)`;
+    const textRank = `ts_rank(d.search_vector, ${q}, 1)`;
     page = await db.query(
       `select d.id from search_documents d left join entry_stats s on s.entry_id = d.id where ${where}
        order by ${textRank} * ${lift('d')} desc, d.last_published desc nulls last, d.id ${limit}`,
@@ -228,6 +239,7 @@ async function run(engine: Engine, request: SearchRequest, text: string, mode: M
   // A data center result links to the version the visitor filtered by, when it exists there.
   const wantedVersions = [...new Set((request.facetFilters?.products ?? []).flatMap((p) => p.versions ?? []))];
   // The page's rows, with their marked snippets: the description when it matches, else body fragments.
+  // Not for CJK text: the English headline parser does not see its pairs (and q names only $1 without CJK).
   const highlighting = request.highlights?.enable !== false && !cjk;
   const marks = `StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_STOP}`;
   const rows = ids.length === 0 ? [] : await db.query<PageRow>(

@@ -3,6 +3,7 @@
  * serialise responses and are published as OpenAPI.
  */
 import { Type, type Static } from 'typebox';
+import { MAX_QUERY_CHARS, MAX_QUERY_TERMS } from './bounds.ts';
 
 export const CONTENT_TYPES = ['topic', 'topic_set', 'collection', 'kb_article'] as const;
 export type ContentTypeKey = (typeof CONTENT_TYPES)[number];
@@ -18,7 +19,8 @@ const ContentType = StringEnum(CONTENT_TYPES);
 const Sort = StringEnum(SORTS);
 
 export const SearchRequestSchema = Type.Object({
-  query: Type.String({ minLength: 1, maxLength: 500, description: 'What the visitor typed' }),
+  // Bounded so that no search costs much (bounds.ts); at most MAX_QUERY_TERMS words is checked by the route.
+  query: Type.String({ minLength: 1, maxLength: MAX_QUERY_CHARS, description: `What the visitor typed: at most ${MAX_QUERY_CHARS} characters and ${MAX_QUERY_TERMS} words` }),
   facetFilters: Type.Optional(Type.Object({
     contentTypes: Type.Optional(Type.Array(ContentType, { maxItems: 10 })),
     products: Type.Optional(Type.Array(Type.Object({

@@ -24,7 +24,7 @@ t.test('the search-table migration carries searchable entries of an existing dat
   await db.query(row, ['t1', 'topic', true, 'Lantern setup', 'Data Center', ['2.0', '1.0'], 'ja-JP']);
   await db.query(row, ['t2', 'topic', false, 'Lantern draft', 'Cloud', [], 'en-US']);
   await db.query(row, ['p1', 'product', true, 'Lantern', 'Cloud', [], 'en-US']);
-  t.same(await migrate(db), [4]);
+  t.same(await migrate(db, migrations.filter((m) => m.version <= 4)), [4]);
   const docs = await db.query<Record<string, unknown>>(
     `select d.id, k.type, k.lang, k.platform, k.versions, search_vector @@ to_tsquery('english', 'lantern') as body, head_vector @@ to_tsquery('english', 'setup') as head
      from search_documents d join search_facet_keys k on k.key = d.facet_key`);

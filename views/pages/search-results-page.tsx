@@ -78,6 +78,7 @@ export function SearchResultsRegion(model: SearchResultsModel) {
             <>
               <h2 className="search-heading">{`Showing results for "${model.rewrite?.searched ?? state.searchTerm}"`}</h2>
               <p className="search-summary" role="status">{countLabel(model.total, 'result', 'results')}</p>
+              {model.shortened ? <p className="search-shortened">{model.shortened}</p> : null}
               {model.rewrite ? (
                 <p className="search-rewrite">Search instead for <a href={model.rewrite.originalHref}>{model.rewrite.original}</a></p>
               ) : null}
@@ -90,6 +91,7 @@ export function SearchResultsRegion(model: SearchResultsModel) {
             <>
               <h2 className="search-heading">{`No results for "${state.searchTerm}"`}</h2>
               <p className="search-summary" role="status">{countLabel(0, 'result', 'results')}</p>
+              {model.shortened ? <p className="search-shortened">{model.shortened}</p> : null}
               <ul className="search-hints">
                 <li>Check the spelling of your search terms</li>
                 <li>Try broader or fewer words</li>
