@@ -395,8 +395,11 @@ export interface SearchResultsModel {
   pageSize: number;
   /** 'Showing results for' the searched query and 'Search instead for' the original, when a spelling fix was used. */
   rewrite?: { searched: string; original: string; originalHref: string } | undefined;
-  /** The term was cut to the words and characters a search may have; the message says so. */
-  shortened?: string | undefined;
+  /**
+   * What the page changed about the search it was asked for, in the visitor's words: a term cut to the
+   * words and characters a search may have, address options it could not use and left out.
+   */
+  notes?: string[] | undefined;
   results: SearchResultCard[];
   /** Content-type tabs with counts (experiment off) or category tabs (experiment on). */
   tabs: SearchFacetOption[];

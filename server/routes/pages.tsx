@@ -389,18 +389,24 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
   app.get('/*', pageRoute);
 
   // The version selector's GET form: the same page in that version, or 'Unable to find page' (spec §8).
-  app.get<{ Querystring: { entry: string; version: string; from?: string } }>('/version-switch', {
+  // A visitor never gets a bare 400 here: no entry or an unknown one is the 404 page (with search), and
+  // a missing or malformed version goes back to the page the visitor came from.
+  app.get<{ Querystring: { entry?: string; version?: string; from?: string } }>('/version-switch', {
     schema: {
       querystring: {
-        type: 'object', required: ['entry', 'version'], additionalProperties: true,
-        properties: { entry: { type: 'string', minLength: 1, maxLength: 200 }, version: { type: 'string', pattern: '^[0-9]+(\\.[0-9]+)*$' }, from: { type: 'string' } },
+        type: 'object', additionalProperties: true,
+        properties: { entry: { type: 'string' }, version: { type: 'string' }, from: { type: 'string' } },
       },
     },
   }, async (request, reply) => {
-    const { entry: id, version, from } = request.query;
-    const entry = await app.content.byId(id, { preview: false });
+    const { entry: id = '', version = '', from } = request.query;
+    const entry = id && id.length <= 200 ? await app.content.byId(id, { preview: false }) : undefined;
     if (!entry) return notFound(request, reply);
     const routes = await app.content.routesOf(id);
+    if (!/^[0-9]+(\.[0-9]+)*$/.test(version)) {
+      const back = routes.find((r) => r.version === from) ?? routes[0];
+      return reply.redirect(back?.path ?? '/', 303);
+    }
     const match = routes.find((r) => r.version === version);
     if (match) return reply.redirect(match.path, 303);
     const product = await productOf(entry, false);

@@ -10,7 +10,7 @@ import { cachedSearch } from '../search/cached.ts';
 import { maskEmails } from '../search/highlight.ts';
 import {
   CATEGORIES, CONTENT_TYPE_LABELS, PAGE_SIZE, chooseProduct, hrefOf, pageWindow, removeProduct, requestFor, reset,
-  stateFrom, toggleContentType, withFilter, effectiveTypes, type RawQuery,
+  stateFrom, toggleContentType, withFilter, effectiveTypes, ignoredParams, type RawQuery,
 } from '../search/page-state.ts';
 import { CONTENT_TYPES, type SearchResponse } from '../search/schemas.ts';
 import type { SearchFacetOption, SearchResultsModel, SearchState } from '../../views/view-model.ts';
@@ -21,20 +21,15 @@ export interface SearchPageOptions {
   config: Pick<Config, 'publicUrl' | 'identityUrl' | 'staffDomain' | 'searchNewFilters'>;
 }
 
+/**
+ * Every parameter is read as text and checked by stateFrom: a value the page cannot use is left out
+ * and named on the page, never a bare 400 for a visitor (the JSON API keeps its 400s).
+ */
 const QuerySchema = {
   type: 'object',
   additionalProperties: true,
-  properties: {
-    // No maxLength: a longer term is cut to the bounds and the page says so (bounds.ts), never a bare 400.
-    searchTerm: { type: 'string' },
-    deployment: { type: 'string', enum: ['', 'cloud', 'data_center'] },
-    product: { type: 'string', pattern: '^[a-z0-9-]*$', maxLength: 100 },
-    version: { type: 'string', pattern: '^([0-9]+(\\.[0-9]+)*)?$' },
-    contentType: { type: 'string', pattern: '^[a-z_,]*$', maxLength: 200 },
-    sort: { type: 'string', enum: ['relevance', 'last_published'] },
-    category: { type: 'string', maxLength: 40 },
-    page: { type: 'integer', minimum: 1, maximum: 1000 },
-  },
+  properties: Object.fromEntries(['searchTerm', 'deployment', 'product', 'version', 'contentType', 'sort', 'category', 'page', 'exact']
+    .map((name) => [name, { type: 'string' }])),
 } as const;
 
 const SHORTENED_MESSAGE = `Your search was longer than ${MAX_QUERY_TERMS} words or ${MAX_QUERY_CHARS} characters, `
@@ -59,8 +54,15 @@ export default async function searchPage(app: FastifyInstance, opts: SearchPageO
         request.log.error({ err: error, term: maskEmails(state.searchTerm) }, 'search failed');
       }
     }
+    // A page past the last one: the last page, under its own address.
+    const lastPage = Math.min(1000, Math.ceil((response?.pagination.total ?? 0) / PAGE_SIZE));
+    if (response && lastPage > 0 && state.page > lastPage) return reply.redirect(hrefOf({ ...state, page: lastPage }), 302);
     const page = await searchPageModel(app, request, config, state, response, failed);
-    if (bounded.shortened) page.shortened = SHORTENED_MESSAGE;
+    const ignored = ignoredParams(request.query, asked);
+    page.notes = [
+      ...(bounded.shortened ? [SHORTENED_MESSAGE] : []),
+      ...(ignored.length > 0 ? [`We could not use the ${ignored.join(', ')} in this address, so ${ignored.length === 1 ? 'it was' : 'they were'} left out.`] : []),
+    ];
     if (response) reply.header('x-query-id', response.queryId);
     reply.header('vary', 'HX-Request');
     const region = request.headers['hx-request'] === 'true' && !request.headers['hx-history-restore-request'] && !request.headers['hx-boosted'];

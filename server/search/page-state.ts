@@ -28,7 +28,35 @@ export interface RawQuery {
   contentType?: string;
   sort?: string;
   category?: string;
-  page?: number;
+  page?: string | number;
+}
+
+const PARAM_LABELS: Record<keyof RawQuery, string> = {
+  searchTerm: 'search term', deployment: 'deployment', product: 'product', version: 'version', contentType: 'content type',
+  sort: 'sort order', category: 'category', page: 'page number',
+};
+
+/**
+ * Address options the page could not use (a made-up sort, deployment 'mars', page -1): the state leaves
+ * them out, and the page names them instead of refusing the whole search (issue: a bare 400 for a visitor).
+ */
+export function ignoredParams(query: RawQuery, state: SearchState): string[] {
+  const given = (key: keyof RawQuery) => query[key] !== undefined && String(query[key]) !== '';
+  const ignored: (keyof RawQuery)[] = [];
+  if (given('deployment') && state.deployment !== query.deployment) ignored.push('deployment');
+  if (given('product') && state.product !== query.product) ignored.push('product');
+  if (given('version') && state.version !== query.version) ignored.push('version');
+  if (given('contentType') && state.contentTypes.join(',') !== query.contentType) ignored.push('contentType');
+  if (given('sort') && state.sort !== query.sort) ignored.push('sort');
+  if (given('category') && state.category !== query.category) ignored.push('category');
+  if (given('page') && String(state.page) !== String(query.page)) ignored.push('page');
+  return ignored.map((key) => PARAM_LABELS[key]);
+}
+
+/** A whole page number from 1 to 1000; anything else is page 1. */
+function pageNumber(raw: string | number | undefined): number {
+  const n = Number(raw ?? 1);
+  return Number.isInteger(n) && n >= 1 && n <= 1000 ? n : 1;
 }
 
 export function stateFrom(query: RawQuery): SearchState {
@@ -36,13 +64,13 @@ export function stateFrom(query: RawQuery): SearchState {
   return {
     searchTerm: (query.searchTerm ?? '').trim(),
     deployment,
-    product: query.product ?? '',
+    product: /^[a-z0-9-]{1,100}$/.test(query.product ?? '') ? (query.product as string) : '',
     // Versions exist only for data center (spec §5).
-    version: deployment === 'data_center' ? (query.version ?? '') : '',
+    version: deployment === 'data_center' && /^[0-9]+(\.[0-9]+)*$/.test(query.version ?? '') ? (query.version as string) : '',
     contentTypes: (query.contentType ?? '').split(',').filter((t): t is ContentTypeKey => (CONTENT_TYPES as readonly string[]).includes(t)),
     sort: query.sort === 'last_published' ? 'last_published' : 'relevance',
     category: CATEGORIES.some((c) => c.key === query.category) ? (query.category as string) : 'all',
-    page: Math.max(1, Math.min(1000, Math.floor(query.page ?? 1))),
+    page: pageNumber(query.page),
   };
 }
 

@@ -85,8 +85,13 @@ t.test('the sample help centre', async (t) => {
     t.match(missing.body, 'href="/tracklight-data-center/10.4/docs"', 'Browse goes to that version');
     t.match(missing.body, 'href="/tracklight-data-center/11.3/docs/configure-json-logging"', 'Cancel goes back');
     t.match(missing.body, /href="\/search-results\/\?searchTerm=[^"]*deployment=data_center[^"]*version=10.4/);
-    const bad = await app.inject('/version-switch?entry=x&version=latest');
-    t.equal(bad.statusCode, 400);
+    const unknown = await app.inject('/version-switch?entry=x&version=latest');
+    t.equal(unknown.statusCode, 404, 'an unknown entry is the not-found page, in the site chrome');
+    t.match(unknown.body, 'id="not-found-search"');
+    t.equal((await app.inject('/version-switch')).statusCode, 404, 'a bare version switch is not a bare 400');
+    const noVersion = await app.inject('/version-switch?entry=tracklight-data-center-configure-json-logging&version=latest&from=11.3');
+    t.equal(noVersion.statusCode, 303);
+    t.equal(noVersion.headers.location, '/tracklight-data-center/11.3/docs/configure-json-logging', 'a malformed version goes back');
     t.equal((await app.inject('/tracklight-data-center/11.3')).headers.location, '/tracklight-data-center/11.3/docs');
   });
 

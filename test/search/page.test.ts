@@ -70,8 +70,24 @@ for (const newFilters of [false, true]) {
     const restore = await app.inject({ url: '/search-results/?searchTerm=configure', headers: { 'hx-request': 'true', 'hx-history-restore-request': 'true' } });
     t.match(restore.body, '<html', 'history restore gets the full page');
 
-    const bad = await get('/search-results/?searchTerm=x&page=zero');
-    t.equal(bad.statusCode, 400);
-    t.match(bad.body, 'page');
+    // A visitor never gets a bare 400: what the page cannot use is left out and named in the page.
+    for (const [query, named] of [['page=zero', 'page number'], ['page=-1', 'page number'], ['sort=bogus', 'sort order'],
+      ['deployment=mars', 'deployment'], ['product=%3Cb%3E', 'product']] as const) {
+      const bad = await get(`/search-results/?searchTerm=configure&${query}`);
+      t.equal(bad.statusCode, 200, query);
+      t.match(bad.body, '<html', `${query}: the results page in its chrome`);
+      t.match(bad.body, `We could not use the ${named} in this address`, query);
+      t.match(bad.body, 'Showing results for', `${query}: the search still runs`);
+    }
+    const long = await get(`/search-results/?searchTerm=${'configure '.repeat(60)}`);
+    t.equal(long.statusCode, 200, 'an overlong term is searched by its beginning');
+
+    // A page past the end goes to the last page.
+    const last = await get('/search-results/?searchTerm=sprint');
+    const total = Number(/(\d+) results?</.exec(last.body)?.[1]);
+    const lastPage = Math.ceil(total / 10);
+    const past = await app.inject('/search-results/?searchTerm=sprint&page=999');
+    t.equal(past.statusCode, 302);
+    t.equal(past.headers.location, `/search-results/?searchTerm=sprint${lastPage > 1 ? `&page=${lastPage}` : ''}`);
   });
 }

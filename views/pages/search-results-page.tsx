@@ -59,10 +59,19 @@ export function SearchResultsPage(props: SearchResultsModel) {
  * What a search changes: status line, tabs, filters, results, pagination, or the empty, no-results and
  * error states. Only the short status line is a live region, never the list.
  */
+function SearchNotes({ notes }: { notes: string[] | undefined }) {
+  return notes?.map((note) => <p key={note} className="search-note">{note}</p>) ?? null;
+}
+
 export function SearchResultsRegion(model: SearchResultsModel) {
   const { status, state } = model;
   if (status === 'empty') {
-    return <p className="search-summary search-prompt" role="status">{EMPTY_PROMPT}</p>;
+    return (
+      <>
+        <p className="search-summary search-prompt" role="status">{EMPTY_PROMPT}</p>
+        <SearchNotes notes={model.notes} />
+      </>
+    );
   }
   if (status === 'error') {
     // Never the details of the failure (spec §8): a fixed or route-chosen message only.
@@ -78,7 +87,7 @@ export function SearchResultsRegion(model: SearchResultsModel) {
             <>
               <h2 className="search-heading">{`Showing results for "${model.rewrite?.searched ?? state.searchTerm}"`}</h2>
               <p className="search-summary" role="status">{countLabel(model.total, 'result', 'results')}</p>
-              {model.shortened ? <p className="search-shortened">{model.shortened}</p> : null}
+              <SearchNotes notes={model.notes} />
               {model.rewrite ? (
                 <p className="search-rewrite">Search instead for <a href={model.rewrite.originalHref}>{model.rewrite.original}</a></p>
               ) : null}
@@ -91,7 +100,7 @@ export function SearchResultsRegion(model: SearchResultsModel) {
             <>
               <h2 className="search-heading">{`No results for "${state.searchTerm}"`}</h2>
               <p className="search-summary" role="status">{countLabel(0, 'result', 'results')}</p>
-              {model.shortened ? <p className="search-shortened">{model.shortened}</p> : null}
+              <SearchNotes notes={model.notes} />
               <ul className="search-hints">
                 <li>Check the spelling of your search terms</li>
                 <li>Try broader or fewer words</li>
