@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyError } from 'fastify';
+import fp from 'fastify-plugin';
 import formbody from '@fastify/formbody';
 import cookie from '@fastify/cookie';
 import etag from '@fastify/etag';
@@ -16,6 +17,10 @@ import searchPage from './routes/search-page.tsx';
 import swagger from '@fastify/swagger';
 import pages from './routes/pages.tsx';
 import sitemap from './routes/sitemap.ts';
+import health from './routes/health.ts';
+import adminPlugin from './plugins/admin.ts';
+import shutdownPlugin from './plugins/shutdown.ts';
+import loadShedding from './plugins/load-shedding.ts';
 
 /**
  * Options for the Fastify instance that hosts the app: request bodies keep unknown fields so the
@@ -24,6 +29,12 @@ import sitemap from './routes/sitemap.ts';
 export const serverOptions = {
   ajv: { customOptions: { removeAdditional: false as const } },
   bodyLimit: 1024 * 1024,
+  // Plugin start-up is fixed work only (database open, migrations, asset build): the content import runs
+  // in the background. The limit covers that work on a slow, busy machine (Fastify's default is 10 s).
+  pluginTimeout: 60_000,
+  // While closing, requests on open keep-alive connections are served (with `connection: close`) rather
+  // than refused with 503; server/plugins/shutdown.ts drains them (DESIGN "Running safely").
+  return503OnClosing: false,
 };
 
 export interface AppOptions {
@@ -32,8 +43,13 @@ export interface AppOptions {
   db?: Db;
 }
 
-/** The whole help centre as one Fastify plugin; server/main.ts only starts it. */
-export default async function app(fastify: FastifyInstance, opts: AppOptions) {
+/**
+ * The whole help centre as one Fastify plugin; server/main.ts only starts it. Not encapsulated, so the
+ * server that registers it sees its decorators (`contentReady`, `db`, …) and hooks.
+ */
+export default fp(app, { name: 'signpost' });
+
+async function app(fastify: FastifyInstance, opts: AppOptions) {
   const { config } = opts;
 
   fastify.setErrorHandler((error: FastifyError, request, reply) => {
@@ -46,8 +62,15 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
     return reply.type('text/plain; charset=utf-8').send(message);
   });
 
+  await fastify.register(shutdownPlugin, { timeoutMs: config.shutdownTimeoutMs });
+  await fastify.register(loadShedding, {
+    maxEventLoopDelayMs: config.overloadMaxEventLoopDelayMs, maxEventLoopUtilization: config.overloadMaxEventLoopUtilization,
+    maxHeapUsedMb: config.overloadMaxHeapUsedMb, retryAfterS: config.overloadRetryAfterS,
+  });
   await fastify.register(dbPlugin, { databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...(opts.db ? { db: opts.db } : {}) });
   await fastify.register(contentPlugin, { contentDir: config.contentDir, importOnStart: config.importOnStart });
+  // PGlite opened here holds the data directory's lock: other commands go through this server.
+  if (!opts.db && !config.databaseUrl) await fastify.register(adminPlugin, { dataDir: config.dataDir, contentDir: config.contentDir });
   await fastify.register(secretsPlugin);
   await fastify.register(formbody, { bodyLimit: 16 * 1024 });
   await fastify.register(cookie);
@@ -64,7 +87,7 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   });
   fastify.get('/gateway/api/help-content/v2/openapi.json', { schema: { hide: true } }, async () => fastify.swagger());
 
-  fastify.get('/healthz', async () => ({ status: 'ok' }));
+  await fastify.register(health);
   await fastify.register(searchApi);
   await fastify.register(sitemap, { publicUrl: config.publicUrl });
   await fastify.register(feedback);

@@ -16,6 +16,11 @@ export const ConfigSchema = Type.Object({
   identityUrl: Type.String({ pattern: '^(https?://|/)' }),
   staffDomain: Type.String({ minLength: 1 }),
   searchNewFilters: Type.Boolean(),
+  shutdownTimeoutMs: Type.Integer({ minimum: 0 }),
+  overloadMaxEventLoopDelayMs: Type.Integer({ minimum: 0 }),
+  overloadMaxEventLoopUtilization: Type.Number({ minimum: 0, maximum: 1 }),
+  overloadMaxHeapUsedMb: Type.Optional(Type.Integer({ minimum: 0 })),
+  overloadRetryAfterS: Type.Integer({ minimum: 1 }),
 });
 export type Config = Static<typeof ConfigSchema>;
 
@@ -28,6 +33,10 @@ function bool(name: string, raw: string | undefined, fallback: boolean): boolean
   if (/^(1|true|yes|on)$/i.test(raw)) return true;
   if (/^(0|false|no|off)$/i.test(raw)) return false;
   throw new ConfigError(`${name}: expected true or false, got "${raw}"`);
+}
+
+function num(raw: string | undefined, fallback: number): number {
+  return raw === undefined || raw === '' ? fallback : Number(raw);
 }
 
 /** Reads and validates configuration; a bad value stops start-up with the variable named. */
@@ -46,6 +55,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     identityUrl: (env.IDENTITY_URL || '/auth').replace(/\/+$/, ''),
     staffDomain: env.STAFF_EMAIL_DOMAIN || 'fernhollow.example',
     searchNewFilters: bool('SEARCH_NEW_FILTERS', env.SEARCH_NEW_FILTERS, false),
+    shutdownTimeoutMs: num(env.SHUTDOWN_TIMEOUT_MS, 10_000),
+    overloadMaxEventLoopDelayMs: num(env.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS, 1000),
+    overloadMaxEventLoopUtilization: num(env.OVERLOAD_MAX_EVENT_LOOP_UTILIZATION, 0),
+    overloadMaxHeapUsedMb: env.OVERLOAD_MAX_HEAP_USED_MB ? Number(env.OVERLOAD_MAX_HEAP_USED_MB) : undefined,
+    overloadRetryAfterS: num(env.OVERLOAD_RETRY_AFTER_S, 10),
   };
   const problems = [...Value.Errors(ConfigSchema, config)];
   if (problems.length > 0) {
@@ -53,6 +67,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       port: 'PORT', host: 'HOST', databaseUrl: 'DATABASE_URL', dataDir: 'DATA_DIR', contentDir: 'CONTENT_DIR',
       importOnStart: 'IMPORT_ON_START', logLevel: 'LOG_LEVEL', publicUrl: 'PUBLIC_URL', previewToken: 'PREVIEW_TOKEN',
       identityUrl: 'IDENTITY_URL', staffDomain: 'STAFF_EMAIL_DOMAIN',
+      shutdownTimeoutMs: 'SHUTDOWN_TIMEOUT_MS', overloadMaxEventLoopDelayMs: 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS',
+      overloadMaxEventLoopUtilization: 'OVERLOAD_MAX_EVENT_LOOP_UTILIZATION', overloadMaxHeapUsedMb: 'OVERLOAD_MAX_HEAP_USED_MB',
+      overloadRetryAfterS: 'OVERLOAD_RETRY_AFTER_S',
     };
     const lines = problems.map((p) => {
       const key = p.instancePath.split('/')[1] ?? '';
