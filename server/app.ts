@@ -31,7 +31,7 @@ export const serverOptions = {
   bodyLimit: 1024 * 1024,
   // Plugin start-up is fixed work only (database open, migrations, asset build): the content import runs
   // in the background. The limit covers that work on a slow, busy machine (Fastify's default is 10 s).
-  pluginTimeout: 60_000,
+  pluginTimeout: 120_000,
   // While closing, requests on open keep-alive connections are served (with `connection: close`) rather
   // than refused with 503; server/plugins/shutdown.ts drains them (DESIGN "Running safely").
   return503OnClosing: false,

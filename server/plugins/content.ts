@@ -87,6 +87,7 @@ export default fp<ContentPluginOptions>(async (app, opts) => {
   app.addHook('onClose', async () => {
     stop.abort();
     await queue;
-    await unlisten();
+    await unlisten().catch(() => undefined); // a database already gone has nothing to unlisten
+
   });
 }, { name: 'content', dependencies: ['db'] });
