@@ -7,7 +7,7 @@ import { loadConfig } from '../../server/config.ts';
 import { importContent } from '../../server/content/import.ts';
 import app, { serverOptions } from '../../server/app.ts';
 import { FIXTURE, testDb } from '../helpers/build.ts';
-import { runScript } from '../helpers/server-process.ts';
+import { runScript, startServer, tempDataDir } from '../helpers/server-process.ts';
 
 const pending = Symbol('pending');
 const settled = (p: Promise<unknown>) => Promise.race([p.then(() => 'done', () => 'failed'), new Promise((r) => setImmediate(() => r(pending)))]);
@@ -51,4 +51,10 @@ t.test('with no content stored, a broken tree still stops start-up with its prob
   await server.register(app, { config, db });
   await server.ready();
   await t.rejects(server.contentReady, /problem\(s\) and no content is stored yet/);
+});
+
+t.test('the server process exits non-zero, listing the problems, when it has nothing to serve', async (t) => {
+  const server = await startServer(t, { DATA_DIR: await tempDataDir(t), CONTENT_DIR: join(FIXTURE, 'topics') }, { ready: false });
+  t.equal(await server.exited, 1);
+  t.match(server.output(), /problem\(s\) and no content is stored yet/);
 });
