@@ -17,3 +17,16 @@ t.test('bad values are refused naming the variable', async (t) => {
   t.throws(() => loadConfig({ IMPORT_ON_START: 'maybe' }), { message: /IMPORT_ON_START: expected true or false/ });
   t.throws(() => loadConfig({ LOG_LEVEL: 'loud' }), { message: /LOG_LEVEL/ });
 });
+
+t.test('shutdown and load-shedding settings have defaults and are checked', async (t) => {
+  const c = loadConfig({});
+  t.equal(c.shutdownTimeoutMs, 10_000);
+  t.equal(c.overloadMaxEventLoopDelayMs, 1000);
+  t.equal(c.overloadMaxEventLoopUtilization, 0);
+  t.equal(c.overloadMaxHeapUsedMb, undefined);
+  t.equal(c.overloadRetryAfterS, 10);
+  t.throws(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: 'soon' }), { message: /SHUTDOWN_TIMEOUT_MS/ });
+  t.throws(() => loadConfig({ OVERLOAD_MAX_EVENT_LOOP_UTILIZATION: '1.5' }), { message: /OVERLOAD_MAX_EVENT_LOOP_UTILIZATION/ });
+  t.throws(() => loadConfig({ OVERLOAD_MAX_HEAP_USED_MB: '-1' }), { message: /OVERLOAD_MAX_HEAP_USED_MB/ });
+  t.throws(() => loadConfig({ OVERLOAD_RETRY_AFTER_S: '0' }), { message: /OVERLOAD_RETRY_AFTER_S/ });
+});
