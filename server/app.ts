@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyInstance, FastifyError } from 'fastify';
+import fp from 'fastify-plugin';
 import formbody from '@fastify/formbody';
 import cookie from '@fastify/cookie';
 import etag from '@fastify/etag';
@@ -24,6 +25,10 @@ import { rewriteUrl } from './http/bad-url.ts';
 import { clientErrorHandler } from './http/client-error.ts';
 import { isApiUrl } from './http/http-error.ts';
 import { sendErrorPage } from './http/error-page.tsx';
+import health from './routes/health.ts';
+import adminPlugin from './plugins/admin.ts';
+import shutdownPlugin from './plugins/shutdown.ts';
+import loadShedding from './plugins/load-shedding.ts';
 
 /**
  * Options for the Fastify instance that hosts the app: request bodies keep unknown fields so the
@@ -38,6 +43,12 @@ export const serverOptions = {
   routerOptions: { maxParamLength: 16 * 1024 },
   // Parser-level errors (431, 400) are answered without a body, so HEAD and keep-alive clients stay in step.
   clientErrorHandler,
+  // Plugin start-up is fixed work only (database open, migrations, asset build): the content import runs
+  // in the background. The limit covers that work on a slow, busy machine (Fastify's default is 10 s).
+  pluginTimeout: 120_000,
+  // While closing, requests on open keep-alive connections are served (with `connection: close`) rather
+  // than refused with 503; server/plugins/shutdown.ts drains them (DESIGN "Running safely").
+  return503OnClosing: false,
 };
 
 export interface AppOptions {
@@ -46,8 +57,13 @@ export interface AppOptions {
   db?: Db;
 }
 
-/** The whole help centre as one Fastify plugin; server/main.ts only starts it. */
-export default async function app(fastify: FastifyInstance, opts: AppOptions) {
+/**
+ * The whole help centre as one Fastify plugin; server/main.ts only starts it. Not encapsulated, so the
+ * server that registers it sees its decorators (`contentReady`, `db`, …) and hooks.
+ */
+export default fp(app, { name: 'signpost' });
+
+async function app(fastify: FastifyInstance, opts: AppOptions) {
   const { config } = opts;
 
   fastify.setErrorHandler((error: FastifyError & { headers?: Record<string, string> }, request, reply) => {
@@ -69,8 +85,15 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(requestGuard);
   await fastify.register(cacheRules);
 
+  await fastify.register(shutdownPlugin, { timeoutMs: config.shutdownTimeoutMs });
+  await fastify.register(loadShedding, {
+    maxEventLoopDelayMs: config.overloadMaxEventLoopDelayMs, maxEventLoopUtilization: config.overloadMaxEventLoopUtilization,
+    maxHeapUsedMb: config.overloadMaxHeapUsedMb, retryAfterS: config.overloadRetryAfterS,
+  });
   await fastify.register(dbPlugin, { databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...(opts.db ? { db: opts.db } : {}) });
   await fastify.register(contentPlugin, { contentDir: config.contentDir, importOnStart: config.importOnStart });
+  // PGlite opened here holds the data directory's lock: other commands go through this server.
+  if (!opts.db && !config.databaseUrl) await fastify.register(adminPlugin, { dataDir: config.dataDir, contentDir: config.contentDir });
   await fastify.register(secretsPlugin);
   await fastify.register(formbody, { bodyLimit: 16 * 1024 });
   await fastify.register(cookie);
@@ -87,7 +110,7 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   });
   fastify.get('/gateway/api/help-content/v2/openapi.json', { schema: { hide: true } }, async () => fastify.swagger());
 
-  fastify.get('/healthz', async () => ({ status: 'ok' }));
+  await fastify.register(health);
   await fastify.register(searchApi);
   await fastify.register(sitemap, { publicUrl: config.publicUrl });
   await fastify.register(feedback);

@@ -19,6 +19,11 @@ export const ConfigSchema = Type.Object({
   searchNewFilters: Type.Boolean(),
   /** Fastify's trustProxy: off, on (any hop), a hop count, or the proxies' addresses and CIDR ranges. */
   trustProxy: Type.Union([Type.Boolean(), Type.Integer({ minimum: 1 }), Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })]),
+  shutdownTimeoutMs: Type.Integer({ minimum: 0 }),
+  overloadMaxEventLoopDelayMs: Type.Integer({ minimum: 0 }),
+  overloadMaxEventLoopUtilization: Type.Number({ minimum: 0, maximum: 1 }),
+  overloadMaxHeapUsedMb: Type.Optional(Type.Integer({ minimum: 0 })),
+  overloadRetryAfterS: Type.Integer({ minimum: 1 }),
 });
 export type Config = Static<typeof ConfigSchema>;
 
@@ -62,6 +67,10 @@ export function trustProxyOption(value: Config['trustProxy']): boolean | string[
   return typeof value === 'number' ? (_address, hop) => hop < value : value;
 }
 
+function num(raw: string | undefined, fallback: number): number {
+  return raw === undefined || raw === '' ? fallback : Number(raw);
+}
+
 /** Reads and validates configuration; a bad value stops start-up with the variable named. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = env.PORT === undefined || env.PORT === '' ? 3000 : Number(env.PORT);
@@ -79,6 +88,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     staffDomain: env.STAFF_EMAIL_DOMAIN || 'fernhollow.example',
     searchNewFilters: bool('SEARCH_NEW_FILTERS', env.SEARCH_NEW_FILTERS, false),
     trustProxy: trustProxy(env.TRUST_PROXY),
+    shutdownTimeoutMs: num(env.SHUTDOWN_TIMEOUT_MS, 10_000),
+    overloadMaxEventLoopDelayMs: num(env.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS, 1000),
+    overloadMaxEventLoopUtilization: num(env.OVERLOAD_MAX_EVENT_LOOP_UTILIZATION, 0),
+    overloadMaxHeapUsedMb: env.OVERLOAD_MAX_HEAP_USED_MB ? Number(env.OVERLOAD_MAX_HEAP_USED_MB) : undefined,
+    overloadRetryAfterS: num(env.OVERLOAD_RETRY_AFTER_S, 10),
   };
   const problems = [...Value.Errors(ConfigSchema, config)];
   if (problems.length > 0) {
@@ -86,6 +100,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       port: 'PORT', host: 'HOST', databaseUrl: 'DATABASE_URL', dataDir: 'DATA_DIR', contentDir: 'CONTENT_DIR',
       importOnStart: 'IMPORT_ON_START', logLevel: 'LOG_LEVEL', publicUrl: 'PUBLIC_URL', previewToken: 'PREVIEW_TOKEN',
       identityUrl: 'IDENTITY_URL', staffDomain: 'STAFF_EMAIL_DOMAIN', searchNewFilters: 'SEARCH_NEW_FILTERS', trustProxy: 'TRUST_PROXY',
+      shutdownTimeoutMs: 'SHUTDOWN_TIMEOUT_MS', overloadMaxEventLoopDelayMs: 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS',
+      overloadMaxEventLoopUtilization: 'OVERLOAD_MAX_EVENT_LOOP_UTILIZATION', overloadMaxHeapUsedMb: 'OVERLOAD_MAX_HEAP_USED_MB',
+      overloadRetryAfterS: 'OVERLOAD_RETRY_AFTER_S',
     };
     const lines = problems.map((p) => {
       const key = p.instancePath.split('/')[1] ?? '';

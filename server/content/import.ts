@@ -26,6 +26,8 @@ export interface ImportOptions {
   /** Import even when the stored content has the same digest. */
   force?: boolean;
   onProgress?: (stage: 'read' | 'write', done: number, total: number) => void;
+  /** Stops the import between steps (server shutdown); nothing is written unless it already committed. */
+  signal?: AbortSignal;
 }
 
 /** Checks a tree without writing; returns the plan and every problem. */
@@ -56,6 +58,7 @@ export async function importContent(db: Db, dir: string, options: ImportOptions 
   const t0 = performance.now();
   const { plan, problems, digest, readMs, checkMs } = await checkContent(dir, options.onProgress);
   if (problems.length > 0) throw new ContentError(problems);
+  options.signal?.throwIfAborted();
   const base = { digest, entries: plan.entries.length, routes: plan.routes.length };
   if (!options.force && (await currentDigest(db)) === digest) {
     return { imported: false, ...base, ms: { read: readMs, check: checkMs, write: 0, total: performance.now() - t0 } };
@@ -66,6 +69,7 @@ export async function importContent(db: Db, dir: string, options: ImportOptions 
     await tx.query('delete from content_entries');
     let done = 0;
     for (let i = 0; i < plan.entries.length; i += BATCH) {
+      options.signal?.throwIfAborted();
       await insertEntries(tx, plan.entries.slice(i, i + BATCH));
       done = Math.min(i + BATCH, plan.entries.length);
       options.onProgress?.('write', done, plan.entries.length);

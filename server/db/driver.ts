@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { lockDataDir } from './data-dir-lock.ts';
 
 /** Anything SQL can be sent to: the database itself or an open transaction. */
 export interface Queryable {
@@ -34,8 +35,19 @@ export function pgliteDirFor(dataDir: string): string {
 async function openPglite(dir: string): Promise<Db> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
-  const pg = await PGlite.create(dir, { extensions: { pg_trgm } });
+  let release = async () => {};
+  if (!dir.startsWith('memory://')) {
+    mkdirSync(dir, { recursive: true });
+    // Every opener takes the directory's lock here, so no caller can forget it (DESIGN "Running safely").
+    release = await lockDataDir(dir);
+  }
+  let pg: InstanceType<typeof PGlite>;
+  try {
+    pg = await PGlite.create(dir, { extensions: { pg_trgm } });
+  } catch (error) {
+    await release();
+    throw error;
+  }
   const wrap = (q: { query: PGliteQuery; exec: (sql: string) => Promise<unknown> }): Queryable => ({
     async query<R>(sql: string, params: unknown[] = []) {
       return (await q.query<R>(sql, params)).rows;
@@ -58,7 +70,13 @@ async function openPglite(dir: string): Promise<Db> {
         await unsubscribe();
       };
     },
-    close: () => pg.close(),
+    async close() {
+      try {
+        await pg.close();
+      } finally {
+        await release();
+      }
+    },
   };
 }
 type PGliteQuery = <R>(sql: string, params?: unknown[]) => Promise<{ rows: R[] }>;

@@ -1,11 +1,20 @@
 import fp from 'fastify-plugin';
-import { importContent, CONTENT_CHANNEL } from '../content/import.ts';
+import { importContent, CONTENT_CHANNEL, type ImportOptions, type ImportResult } from '../content/import.ts';
 import { ContentError, formatProblem } from '../content/problems.ts';
 import { ContentStore } from '../content/store.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     content: ContentStore;
+    /**
+     * Settles when the import at start is done (at once when there is none). It rejects only when no
+     * content is stored and the tree cannot be imported: the server has nothing to serve and must stop.
+     */
+    contentReady: Promise<void>;
+    /** True once content is stored (readiness, DESIGN "Running safely"). */
+    contentLoaded(): Promise<boolean>;
+    /** Imports a tree now, one import at a time; the caches drop on the import's NOTIFY. */
+    importContentTree(dir: string, options?: Pick<ImportOptions, 'force'>): Promise<ImportResult>;
   }
 }
 
@@ -15,8 +24,10 @@ export interface ContentPluginOptions {
 }
 
 /**
- * The content store. On start the content tree is imported when it changed; a broken tree is
- * refused with every problem logged, and the content already stored keeps serving.
+ * The content store. The import at start runs in the background once the server is ready, so start-up
+ * does not depend on the size of the tree (DESIGN "Running safely"): the stored content serves until the
+ * new content commits. A broken tree is refused with every problem logged, and the content already
+ * stored keeps serving.
  */
 export default fp<ContentPluginOptions>(async (app, opts) => {
   const store = new ContentStore(app.db);
@@ -26,22 +37,57 @@ export default fp<ContentPluginOptions>(async (app, opts) => {
     store.invalidate();
     app.log.info('content changed; caches dropped');
   });
-  app.addHook('onClose', async () => unlisten());
 
-  if (!opts.importOnStart) return;
-  try {
-    const result = await importContent(app.db, opts.contentDir);
-    store.invalidate();
-    app.log.info({ dir: opts.contentDir, imported: result.imported, entries: result.entries, pages: result.routes,
-      ms: Math.round(result.ms.total) }, result.imported ? 'content imported' : 'content unchanged');
-  } catch (error) {
-    if (!(error instanceof ContentError)) throw error;
-    for (const p of error.problems) app.log.error({ file: p.file, line: p.line, field: p.field }, formatProblem(p));
-    if (await store.hasContent()) {
-      app.log.error({ problems: error.problems.length }, 'content tree refused; serving the content already stored');
-    } else {
-      await unlisten();
-      throw new Error(`The content tree in ${opts.contentDir} has ${error.problems.length} problem(s) and no content is stored yet:\n${error.message}`);
+  // One import at a time, whoever asks (start-up or the admin endpoint); closing stops the one running.
+  const stop = new AbortController();
+  let queue: Promise<unknown> = Promise.resolve();
+  const importTree = (dir: string, options: Pick<ImportOptions, 'force'> = {}) => {
+    const run = queue.then(async () => {
+      const result = await importContent(app.db, dir, { ...options, signal: stop.signal });
+      if (result.imported) store.invalidate();
+      return result;
+    });
+    queue = run.catch(() => undefined);
+    return run;
+  };
+  app.decorate('importContentTree', importTree);
+
+  let loaded = false;
+  app.decorate('contentLoaded', async () => (loaded ||= await store.hasContent()));
+
+  let settle!: { resolve: () => void; reject: (error: Error) => void };
+  const ready = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+  ready.catch(() => undefined); // handled by whoever awaits it (server/main.ts); never unhandled
+  app.decorate('contentReady', ready);
+
+  const importAtStart = async () => {
+    try {
+      const result = await importTree(opts.contentDir);
+      loaded = true;
+      app.log.info({ dir: opts.contentDir, imported: result.imported, entries: result.entries, pages: result.routes,
+        ms: Math.round(result.ms.total) }, result.imported ? 'content imported' : 'content unchanged');
+    } catch (error) {
+      if (stop.signal.aborted) return;
+      if (!(error instanceof ContentError)) throw error;
+      for (const p of error.problems) app.log.error({ file: p.file, line: p.line, field: p.field }, formatProblem(p));
+      if (await store.hasContent()) {
+        app.log.error({ problems: error.problems.length }, 'content tree refused; serving the content already stored');
+      } else {
+        throw new Error(`The content tree in ${opts.contentDir} has ${error.problems.length} problem(s) and no content is stored yet:\n${error.message}`);
+      }
     }
-  }
+  };
+
+  // Started once everything is registered, and not awaited: plugin start-up stays independent of the
+  // size of the tree (a large tree used to exceed Fastify's plugin timeout).
+  app.addHook('onReady', async () => {
+    if (!opts.importOnStart) return settle.resolve();
+    importAtStart().then(settle.resolve, settle.reject);
+  });
+  app.addHook('onClose', async () => {
+    stop.abort();
+    await queue;
+    await unlisten().catch(() => undefined); // a database already gone has nothing to unlisten
+
+  });
 }, { name: 'content', dependencies: ['db'] });

@@ -68,6 +68,8 @@ export async function build(t: Test, options: BuildOptions = {}): Promise<Fastif
   const db = options.db ?? (await testDb(t));
   const config = loadConfig({
     CONTENT_DIR: options.contentDir ?? FIXTURE, PREVIEW_TOKEN, PUBLIC_URL: 'https://help.example.test', LOG_LEVEL: 'silent',
+    // A long PGlite statement in one test must not shed the next test's requests (test/server/load-shedding.test.ts turns it on).
+    OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
     ...options.env,
   });
   const logger = options.logStream ? { ...loggerOptions(config.logLevel, options.logStream), stream: options.logStream } : { level: config.logLevel };
@@ -75,5 +77,7 @@ export async function build(t: Test, options: BuildOptions = {}): Promise<Fastif
   t.teardown(() => server.close());
   await server.register(app, { config, db });
   await server.ready();
+  // The import at start runs in the background; tests expect its content once build() resolves.
+  await server.contentReady;
   return server;
 }

@@ -27,3 +27,16 @@ t.test('TRUST_PROXY: off by default; on, a hop count, or proxy addresses', async
   t.throws(() => loadConfig({ TRUST_PROXY: 'proxy.example' }), { message: /TRUST_PROXY: .*"proxy\.example"/ });
   t.throws(() => loadConfig({ TRUST_PROXY: '10.0.0.0/33' }), { message: /TRUST_PROXY/ });
 });
+
+t.test('shutdown and load-shedding settings have defaults and are checked', async (t) => {
+  const c = loadConfig({});
+  t.equal(c.shutdownTimeoutMs, 10_000);
+  t.equal(c.overloadMaxEventLoopDelayMs, 1000);
+  t.equal(c.overloadMaxEventLoopUtilization, 0);
+  t.equal(c.overloadMaxHeapUsedMb, undefined);
+  t.equal(c.overloadRetryAfterS, 10);
+  t.throws(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: 'soon' }), { message: /SHUTDOWN_TIMEOUT_MS/ });
+  t.throws(() => loadConfig({ OVERLOAD_MAX_EVENT_LOOP_UTILIZATION: '1.5' }), { message: /OVERLOAD_MAX_EVENT_LOOP_UTILIZATION/ });
+  t.throws(() => loadConfig({ OVERLOAD_MAX_HEAP_USED_MB: '-1' }), { message: /OVERLOAD_MAX_HEAP_USED_MB/ });
+  t.throws(() => loadConfig({ OVERLOAD_RETRY_AFTER_S: '0' }), { message: /OVERLOAD_RETRY_AFTER_S/ });
+});

@@ -1,0 +1,51 @@
+import { getHeapStatistics } from 'node:v8';
+import fp from 'fastify-plugin';
+import underPressure from '@fastify/under-pressure';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Answer even when the server is overloaded (liveness, readiness). */
+    exemptFromShedding?: boolean;
+  }
+}
+
+export interface LoadSheddingOptions {
+  /** Mean event-loop delay over a one-second sample above which requests are shed; 0 turns it off. */
+  maxEventLoopDelayMs: number;
+  /** Event-loop utilisation (0–1) over a one-second sample above which requests are shed; 0 turns it off. */
+  maxEventLoopUtilization: number;
+  /** Heap in use above which requests are shed; unset: 90 % of the V8 heap limit; 0 turns it off. */
+  maxHeapUsedMb?: number | undefined;
+  /** Seconds a shed client is asked to wait (`Retry-After`). */
+  retryAfterS: number;
+}
+
+/**
+ * Load shedding (issue 8 item 15): when the process is overloaded, requests are answered at once with
+ * 503 and `Retry-After` instead of queueing without bound behind the work already accepted.
+ */
+export default fp<LoadSheddingOptions>(async (app, opts) => {
+  const heapLimit = getHeapStatistics().heap_size_limit;
+  const maxHeapUsedBytes = opts.maxHeapUsedMb === undefined ? Math.floor(heapLimit * 0.9) : opts.maxHeapUsedMb * 1024 * 1024;
+  const shed = (request: FastifyRequest, reply: FastifyReply, type: string) => {
+    if (request.routeOptions.config.exemptFromShedding) return undefined;
+    request.log.warn({ url: request.url, pressure: type }, 'overloaded; request shed');
+    reply.code(503).header('retry-after', String(opts.retryAfterS)).header('cache-control', 'no-store');
+    if (request.url.startsWith('/gateway/api/')) {
+      return { statusCode: 503, error: 'OVERLOADED', message: 'The service is busy. Please try again in a moment.' };
+    }
+    reply.type('text/plain; charset=utf-8');
+    return 'The help centre is busy. Please try again in a moment.';
+  };
+  await app.register(underPressure, {
+    maxEventLoopDelay: opts.maxEventLoopDelayMs,
+    maxEventLoopUtilization: opts.maxEventLoopUtilization,
+    // Utilisation over the last sample, not since start: a busy minute long ago is not overload now.
+    eventLoopUtilizationMode: 'interval',
+    maxHeapUsedBytes,
+    retryAfter: opts.retryAfterS,
+    // A returned body is sent as the answer (the plugin's code does so; its types only say void).
+    pressureHandler: shed as unknown as (request: FastifyRequest, reply: FastifyReply, type: string) => void,
+  });
+}, { name: 'load-shedding' });

@@ -1,0 +1,60 @@
+import t from 'tap';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import { loadConfig } from '../../server/config.ts';
+import { importContent } from '../../server/content/import.ts';
+import app, { serverOptions } from '../../server/app.ts';
+import { FIXTURE, testDb } from '../helpers/build.ts';
+import { runScript, startServer, tempDataDir } from '../helpers/server-process.ts';
+
+const pending = Symbol('pending');
+const settled = (p: Promise<unknown>) => Promise.race([p.then(() => 'done', () => 'failed'), new Promise((r) => setImmediate(() => r(pending)))]);
+
+// Issue 8 item 3: the import at start ran inside plugin registration, under Fastify's plugin timeout
+// (10 s by default), so a large tree failed start-up. Now start-up is the fixed work only, and the
+// import runs in the background while the stored content keeps serving.
+t.test('start-up finishes before the import and serves the stored content meanwhile', async (t) => {
+  const corpus = await mkdtemp(join(tmpdir(), 'signpost-corpus-'));
+  t.teardown(() => rm(corpus, { recursive: true, force: true }));
+  const generated = await runScript('scripts/generate-corpus.ts', ['--count', '400', '--out', corpus, '--force'], {});
+  t.equal(generated.code, 0, generated.stderr);
+
+  const db = await testDb(t);
+  await importContent(db, FIXTURE); // what an earlier start stored
+  const config = loadConfig({ CONTENT_DIR: corpus, LOG_LEVEL: 'silent', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' });
+  // Fastify's default plugin timeout, which the import used to count against.
+  const server = Fastify({ ...serverOptions, pluginTimeout: 10_000, logger: false });
+  t.teardown(() => server.close());
+  await server.register(app, { config, db });
+  await server.ready();
+
+  t.equal(await settled(server.contentReady), pending, 'ready before the import of the new tree is done');
+  const old = await server.inject('/acme-cloud/docs/first-steps');
+  t.equal(old.statusCode, 200, 'the stored content serves while the import runs');
+  t.match(old.body, '<h1>First steps</h1>');
+  const ready = await server.inject('/readyz');
+  t.equal(ready.statusCode, 200, 'ready: content is stored');
+
+  await server.contentReady;
+  t.equal((await server.inject('/acme-cloud/docs/first-steps')).statusCode, 404, 'the new tree replaced it once committed');
+  const rows = await db.query<{ n: number }>('select count(*)::int as n from content_entries');
+  t.ok((rows[0]?.n ?? 0) > 400, 'the generated tree is stored');
+});
+
+t.test('with no content stored, a broken tree still stops start-up with its problems', async (t) => {
+  const db = await testDb(t);
+  const config = loadConfig({ CONTENT_DIR: join(FIXTURE, 'topics'), LOG_LEVEL: 'silent' });
+  const server = Fastify({ ...serverOptions, logger: false });
+  t.teardown(() => server.close());
+  await server.register(app, { config, db });
+  await server.ready();
+  await t.rejects(server.contentReady, /problem\(s\) and no content is stored yet/);
+});
+
+t.test('the server process exits non-zero, listing the problems, when it has nothing to serve', async (t) => {
+  const server = await startServer(t, { DATA_DIR: await tempDataDir(t), CONTENT_DIR: join(FIXTURE, 'topics') }, { ready: false });
+  t.equal(await server.exited, 1);
+  t.match(server.output(), /problem\(s\) and no content is stored yet/);
+});
