@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { StoredEntry } from '../content/store.ts';
 import type { Header, ResourceCard } from '../content/schemas.ts';
+import { isExternalUrl } from '../content/urls.ts';
 import { ANONYMOUS, type CardLink, type Chrome, type HeaderModel, type Visitor } from '../../views/view-model.ts';
 
 export type SiteConfig = Pick<Config, 'publicUrl' | 'identityUrl' | 'staffDomain'>;
@@ -13,7 +14,7 @@ export type SiteConfig = Pick<Config, 'publicUrl' | 'identityUrl' | 'staffDomain
 export function cardOf(card: ResourceCard): CardLink {
   return {
     title: card.title, href: card.buttonLink ?? '#', description: card.shortDescription ?? card.description,
-    iconUrl: card.icon?.url, buttonText: card.buttonText, external: /^https?:/.test(card.buttonLink ?? ''),
+    iconUrl: card.icon?.url, buttonText: card.buttonText, external: isExternalUrl(card.buttonLink ?? ''),
   };
 }
 
@@ -50,7 +51,7 @@ async function headerModel(app: FastifyInstance, config: SiteConfig, language: s
     resources,
     menus: (header?.menus ?? []).map((m) => ({
       id: m.id, heading: m.heading,
-      primary: m.primarySection.map((p) => ({ title: p.title, href: p.buttonLink, description: p.shortDescription, external: /^https?:/.test(p.buttonLink) })),
+      primary: m.primarySection.map((p) => ({ title: p.title, href: p.buttonLink, description: p.shortDescription, external: isExternalUrl(p.buttonLink) })),
       secondary: m.secondarySection
         ? { heading: m.secondarySection.heading, columns: m.secondarySection.numberOfColumns, links: m.secondarySection.resources.map((r) => ({ label: r.linkText, href: r.url })) }
         : undefined,
