@@ -16,6 +16,8 @@ export const ConfigSchema = Type.Object({
   identityUrl: Type.String({ pattern: '^(https?://|/)' }),
   staffDomain: Type.String({ minLength: 1 }),
   searchNewFilters: Type.Boolean(),
+  rateLimitMax: Type.Integer({ minimum: 1 }),
+  rateLimitWindow: Type.Integer({ minimum: 1 }),
 });
 export type Config = Static<typeof ConfigSchema>;
 
@@ -46,6 +48,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     identityUrl: (env.IDENTITY_URL || '/auth').replace(/\/+$/, ''),
     staffDomain: env.STAFF_EMAIL_DOMAIN || 'fernhollow.example',
     searchNewFilters: bool('SEARCH_NEW_FILTERS', env.SEARCH_NEW_FILTERS, false),
+    rateLimitMax: env.RATE_LIMIT_MAX ? Number(env.RATE_LIMIT_MAX) : 30,
+    rateLimitWindow: env.RATE_LIMIT_WINDOW ? Number(env.RATE_LIMIT_WINDOW) : 60,
   };
   const problems = [...Value.Errors(ConfigSchema, config)];
   if (problems.length > 0) {
@@ -53,6 +57,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       port: 'PORT', host: 'HOST', databaseUrl: 'DATABASE_URL', dataDir: 'DATA_DIR', contentDir: 'CONTENT_DIR',
       importOnStart: 'IMPORT_ON_START', logLevel: 'LOG_LEVEL', publicUrl: 'PUBLIC_URL', previewToken: 'PREVIEW_TOKEN',
       identityUrl: 'IDENTITY_URL', staffDomain: 'STAFF_EMAIL_DOMAIN',
+      rateLimitMax: 'RATE_LIMIT_MAX', rateLimitWindow: 'RATE_LIMIT_WINDOW',
     };
     const lines = problems.map((p) => {
       const key = p.instancePath.split('/')[1] ?? '';
