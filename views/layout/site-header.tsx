@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { CardLink, Chrome, HeaderMenu, HeaderProductLink } from '../view-model.ts';
 import { IconGlyph } from '../parts/icon.tsx';
 import { AccountMenu } from '../parts/account-menu.tsx';
-import { PlainLink, anchorProps, linkTarget } from '../parts/links.tsx';
+import { SiteLink, anchorProps, linkTarget } from '../parts/links.tsx';
 
 /** Product lists show this many before 'See all other products' (spec §9). */
 export const PRODUCTS_SHOWN = 5;
@@ -35,7 +35,7 @@ export function SiteHeader({ chrome }: { chrome: Chrome }) {
           ) : null}
           {header.menus.map((menu) => <li key={menu.id}><ConfiguredMenu menu={menu} /></li>)}
           {header.additionalLinks.map((link) => (
-            <li key={link.href}><PlainLink className="header-link" href={link.href}>{link.label}</PlainLink></li>
+            <li key={link.href}><SiteLink className="header-link" href={link.href}>{link.label}</SiteLink></li>
           ))}
         </ul>
       </nav>
@@ -208,7 +208,7 @@ function ConfiguredMenu({ menu }: { menu: HeaderMenu }) {
         <div className="menu-secondary">
           <p className="menu-label" id={labelId}>{secondary.heading}</p>
           <ul className={`menu-links menu-cols-${columns}`} aria-labelledby={labelId}>
-            {secondary.links.map((link) => <li key={link.href}><PlainLink href={link.href}>{link.label}</PlainLink></li>)}
+            {secondary.links.map((link) => <li key={link.href}><SiteLink href={link.href}>{link.label}</SiteLink></li>)}
           </ul>
         </div>
       ) : null}

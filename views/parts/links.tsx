@@ -32,13 +32,6 @@ export function SiteLink({ href, external, className, children }: { href: string
   );
 }
 
-/** A link that stays in the tab wherever it leads (header links, spec §1), but never with an unsafe URL. */
-export function PlainLink({ href, className, children }: { href: string; className?: string; children: ReactNode }) {
-  const target = linkTarget(href);
-  if (!target) return <span className={className}>{children}</span>;
-  return <a className={className} href={target.href}>{children}</a>;
-}
-
 /** A plain list of links. */
 export function LinkList({ links, className = 'link-list' }: { links: (Link & { external?: boolean | undefined })[]; className?: string }) {
   return (
