@@ -12,6 +12,9 @@ import contentPlugin from './plugins/content.ts';
 import assetsPlugin from './plugins/assets.ts';
 import renderPlugin from './plugins/render.ts';
 import secretsPlugin from './plugins/secrets.ts';
+import sameOrigin from './plugins/same-origin.ts';
+import rateLimits from './plugins/rate-limit.ts';
+import { Refusal, sendRefusal } from './plugins/refusal.ts';
 import feedback from './routes/feedback.ts';
 import searchApi from './routes/search-api.ts';
 import searchPage from './routes/search-page.tsx';
@@ -67,6 +70,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
   const { config } = opts;
 
   fastify.setErrorHandler((error: FastifyError & { headers?: Record<string, string> }, request, reply) => {
+    if (error instanceof Refusal) return sendRefusal(request, reply, error);
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     const url = request.originalUrl ?? request.url;
     if (status >= 500) request.log.error({ err: error, url }, 'request failed');
@@ -97,6 +101,9 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(secretsPlugin);
   await fastify.register(formbody, { bodyLimit: 16 * 1024 });
   await fastify.register(cookie);
+  // Routes marked config.stateChanging: refused from other sites, rate-limited per client (issue 8).
+  await fastify.register(sameOrigin, { publicUrl: config.publicUrl });
+  await fastify.register(rateLimits, { max: config.rateLimitMax, windowSeconds: config.rateLimitWindow });
   // Pages and assets go out gzip- or brotli-compressed when the client accepts it.
   await fastify.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
   await fastify.register(etag);

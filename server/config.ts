@@ -24,6 +24,8 @@ export const ConfigSchema = Type.Object({
   overloadMaxEventLoopUtilization: Type.Number({ minimum: 0, maximum: 1 }),
   overloadMaxHeapUsedMb: Type.Optional(Type.Integer({ minimum: 0 })),
   overloadRetryAfterS: Type.Integer({ minimum: 1 }),
+  rateLimitMax: Type.Integer({ minimum: 1 }),
+  rateLimitWindow: Type.Integer({ minimum: 1 }),
 });
 export type Config = Static<typeof ConfigSchema>;
 
@@ -93,6 +95,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     overloadMaxEventLoopUtilization: num(env.OVERLOAD_MAX_EVENT_LOOP_UTILIZATION, 0),
     overloadMaxHeapUsedMb: env.OVERLOAD_MAX_HEAP_USED_MB ? Number(env.OVERLOAD_MAX_HEAP_USED_MB) : undefined,
     overloadRetryAfterS: num(env.OVERLOAD_RETRY_AFTER_S, 10),
+    rateLimitMax: env.RATE_LIMIT_MAX ? Number(env.RATE_LIMIT_MAX) : 30,
+    rateLimitWindow: env.RATE_LIMIT_WINDOW ? Number(env.RATE_LIMIT_WINDOW) : 60,
   };
   const problems = [...Value.Errors(ConfigSchema, config)];
   if (problems.length > 0) {
@@ -103,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       shutdownTimeoutMs: 'SHUTDOWN_TIMEOUT_MS', overloadMaxEventLoopDelayMs: 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS',
       overloadMaxEventLoopUtilization: 'OVERLOAD_MAX_EVENT_LOOP_UTILIZATION', overloadMaxHeapUsedMb: 'OVERLOAD_MAX_HEAP_USED_MB',
       overloadRetryAfterS: 'OVERLOAD_RETRY_AFTER_S',
+      rateLimitMax: 'RATE_LIMIT_MAX', rateLimitWindow: 'RATE_LIMIT_WINDOW',
     };
     const lines = problems.map((p) => {
       const key = p.instancePath.split('/')[1] ?? '';

@@ -13,6 +13,7 @@ import { ENTRY_KINDS, SINGLE_FILES, type EntryKind } from './schemas.ts';
 import { parseMarkdown, parseInlineMarkdown, splitFrontMatter, type KbSection } from './markdown.ts';
 import { normaliseHeadings, type Document, type EmbeddedEntry } from './rich-text.ts';
 import { schemaErrors } from './schema-errors.ts';
+import { urlFieldErrors } from './url-fields.ts';
 import type { Problem } from './problems.ts';
 
 export interface LoadedEntry {
@@ -217,7 +218,7 @@ export function loadFile(path: string, text: string, problems: Problem[]): Loade
   const rawBody = fields.body;
   if (body && !isMarkdown) delete fields.body;
 
-  for (const error of schemaErrors(schema, fields)) {
+  for (const error of [...schemaErrors(schema, fields), ...urlFieldErrors(schema, fields)]) {
     fail(lineOf(error.path), error.path.join('.') || 'entry', error.reason);
   }
   const id = typeof fields.id === 'string' ? fields.id : '';

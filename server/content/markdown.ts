@@ -13,6 +13,7 @@ import {
   BLOCKS, INLINES, MARKS, CALLOUT_APPEARANCES, ICON_KEYS, entryTarget, normaliseHeadings, text,
   type Block, type Document, type EmbeddedEntry, type Inline, type Text, type CalloutAppearance,
 } from './rich-text.ts';
+import { classifyUrl, quoteUrl } from './urls.ts';
 
 const parser = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm).use(remarkDirective);
 
@@ -72,6 +73,12 @@ export function parseMarkdown(source: string, options: ParseOptions): ParsedMark
 /** Markdown held in a YAML string (a notice message): no front matter, no sections. */
 export function parseInlineMarkdown(source: string, idPrefix: string, lineOffset: number): ParsedMarkdown {
   const parsed = parseMarkdown(source, { idPrefix });
+  // Lines in the document (links) count from the field's line too, like the issues.
+  const shift = (node: { data?: { line?: unknown }; content?: unknown }) => {
+    if (typeof node.data?.line === 'number') node.data.line += lineOffset;
+    if (Array.isArray(node.content)) for (const child of node.content) shift(child as typeof node);
+  };
+  shift(parsed.document as unknown as Parameters<typeof shift>[0]);
   return { ...parsed, issues: parsed.issues.map((i) => ({ ...i, line: i.line + lineOffset })) };
 }
 
@@ -165,6 +172,8 @@ class Converter {
       return block(BLOCKS.PARAGRAPH, []);
     }
     if (alt.trim() === '') this.issue(node, `image ${url} needs alt text describing it`);
+    const source = classifyUrl(url, { images: true });
+    if (source.kind === 'unsafe') this.issue(node, `unsafe image source ${quoteUrl(url)}: ${source.reason}; images must be http(s) or a site path`);
     return this.embedBlock(this.define({ type: 'kbImage', image: { url }, altText: alt }));
   }
 
@@ -243,7 +252,8 @@ class Converter {
       case 'break':
         return [text('\n', marks)];
       case 'link':
-        return [{ nodeType: INLINES.HYPERLINK, data: { uri: node.url }, content: this.inlines(node.children, marks) } as Inline];
+        // The line lets the import name where an unsafe link is (checkDocument).
+        return [{ nodeType: INLINES.HYPERLINK, data: { uri: node.url, line: node.position?.start.line }, content: this.inlines(node.children, marks) } as Inline];
       case 'image':
         this.issue(node, 'an image must stand in a paragraph of its own');
         return [];

@@ -8,11 +8,14 @@ import { Type, type Static, type TSchema } from 'typebox';
 const Id = Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$', maxLength: 120, description: 'kebab-case id, unique in the tree' });
 const Slug = Type.String({ pattern: '^[a-z0-9][a-z0-9-]*$', maxLength: 120, description: 'kebab-case URL segment' });
 const Ref = Type.String({ minLength: 1, description: 'the id of another entry' });
-const Url = Type.String({ pattern: '^(https?://|/)', description: 'an absolute URL or a site path' });
+// Link and image fields are checked by the URL classifier (url-fields.ts, urls.ts), which reads
+// them as a browser does; a pattern here could not (tabs inside a scheme, `/\\host`).
+const Url = Type.String({ minLength: 1, 'x-url': 'link', description: 'an absolute URL (https://…) or a site path (/…)' });
+const ImageUrl = Type.String({ minLength: 1, 'x-url': 'image', description: 'an image: an absolute URL (https://…) or a site path (/…)' });
 const DateTime = Type.String({ format: 'date-time', description: 'ISO 8601 date and time, e.g. 2026-05-01T09:00:00Z' });
 const Language = Type.Union([Type.Literal('en-US'), Type.Literal('ja-JP')]);
 const VersionNumber = Type.String({ pattern: '^[0-9]+(\\.[0-9]+)*$' });
-const Icon = Type.Object({ url: Url }, { additionalProperties: false });
+const Icon = Type.Object({ url: ImageUrl }, { additionalProperties: false });
 const Str = Type.String({ minLength: 1 });
 
 /** Fields every page-like entry may carry. */
@@ -68,7 +71,7 @@ export type Product = Static<typeof ProductSchema>;
 
 /** Metadata (spec §3): the site's identity, from content/site.yaml. */
 export const MetadataSchema = Type.Object({
-  id: Id, language: Language, publisher: Str, license: Type.Optional(Str), logo: Url, brand: Str,
+  id: Id, language: Language, publisher: Str, license: Type.Optional(Str), logo: ImageUrl, brand: Str,
   legalName: Str, owns: Type.Optional(Type.Array(Str)), siteName: Str,
   /** The site's icon (an SVG or PNG under /assets/content/), also served at /favicon.ico. */
   favicon: Type.Optional(Url),
@@ -244,7 +247,7 @@ export const PageSchema = Type.Object({
 }, { additionalProperties: false });
 export type Page = Static<typeof PageSchema>;
 
-export const MediaSchema = Type.Object({ id: Id, image: Type.Object({ url: Url }, { additionalProperties: false }), altTag: Type.String() }, { additionalProperties: false });
+export const MediaSchema = Type.Object({ id: Id, image: Type.Object({ url: ImageUrl }, { additionalProperties: false }), altTag: Type.String() }, { additionalProperties: false });
 export type Media = Static<typeof MediaSchema>;
 export const FragmentSchema = Type.Object({ id: Id, title: Type.Optional(Str) }, { additionalProperties: false });
 

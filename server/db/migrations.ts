@@ -183,6 +183,31 @@ export const migrations: Migration[] = [
     `,
   },
   {
+    version: 5,
+    name: 'rate limits and helpfulness that a burst cannot buy',
+    sql: /* sql */ `
+      -- Fixed-window counters of state-changing requests, shared by every instance (issue 8 item 8).
+      -- key is a hash of the route and the client address; window_start is in epoch milliseconds.
+      create table rate_limits (
+        key          text primary key,
+        window_start bigint not null,
+        count        integer not null
+      );
+      create index rate_limits_window_idx on rate_limits (window_start);
+
+      -- Where an answer came from (a keyed hash of the client's network, never the address), on
+      -- which day, and whether it counts towards helpfulness: only once the visitor is established
+      -- (it came back with the signed visitor cookie it was given). See server/routes/feedback.ts.
+      alter table feedback
+        add column network_key text,
+        add column answered_on date not null default current_date,
+        add column counted boolean not null default false;
+      -- Answers given before this version keep counting as they did: one per visitor.
+      update feedback set network_key = 'visitor:' || visitor_key, answered_on = created_at::date, counted = true;
+      create index feedback_visitor_idx on feedback (visitor_key);
+    `,
+  },
+  {
     version: 6,
     name: 'search Japanese and Chinese by character pairs',
     sql: /* sql */ `

@@ -6,16 +6,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { StoredEntry } from '../content/store.ts';
 import type { Header, Metadata, ResourceCard } from '../content/schemas.ts';
+import { classifyUrl, isExternalUrl } from '../content/urls.ts';
 import { ANONYMOUS, type CardLink, type Chrome, type HeaderModel, type Visitor } from '../../views/view-model.ts';
-
-const isSitePath = (href: string) => href.startsWith('/') && !href.startsWith('//');
 
 export type SiteConfig = Pick<Config, 'publicUrl' | 'identityUrl' | 'staffDomain'>;
 
 export function cardOf(card: ResourceCard): CardLink {
   return {
     title: card.title, href: card.buttonLink ?? '#', description: card.shortDescription ?? card.description,
-    iconUrl: card.icon?.url, buttonText: card.buttonText, external: /^https?:/.test(card.buttonLink ?? ''),
+    iconUrl: card.icon?.url, buttonText: card.buttonText, external: isExternalUrl(card.buttonLink ?? ''),
   };
 }
 
@@ -57,7 +56,7 @@ async function headerModel(app: FastifyInstance, config: SiteConfig, language: s
     resources,
     menus: (header?.menus ?? []).map((m) => ({
       id: m.id, heading: m.heading,
-      primary: m.primarySection.map((p) => ({ title: p.title, href: p.buttonLink, description: p.shortDescription, external: /^https?:/.test(p.buttonLink) })),
+      primary: m.primarySection.map((p) => ({ title: p.title, href: p.buttonLink, description: p.shortDescription, external: isExternalUrl(p.buttonLink) })),
       secondary: m.secondarySection
         ? { heading: m.secondarySection.heading, columns: m.secondarySection.numberOfColumns, links: m.secondarySection.resources.map((r) => ({ label: r.linkText, href: r.url })) }
         : undefined,
@@ -107,7 +106,7 @@ export async function buildChrome(app: FastifyInstance, request: FastifyRequest,
     title: input.title || siteName,
     description: input.metaDescription,
     year: new Date().getUTCFullYear(),
-    footerLinks: (meta.footerLinks ?? []).map((l) => ({ label: l.label, href: isSitePath(l.href) ? `${localePrefix}${l.href}` : l.href })),
+    footerLinks: (meta.footerLinks ?? []).map((l) => ({ label: l.label, href: classifyUrl(l.href).kind === 'site' ? `${localePrefix}${l.href}` : l.href })),
     faviconUrl: meta.favicon,
     visitor,
     header: { ...header, loginHref: `${config.identityUrl}/login?continue=${encodeURIComponent(pageUrl)}`, waffle: input.waffle ?? false },

@@ -1,30 +1,94 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { isIPv4 } from 'node:net';
 import fp from 'fastify-plugin';
 
 declare module 'fastify' {
   interface FastifyInstance {
     formTokens: FormTokens;
+    visitorIds: VisitorIds;
   }
 }
 
+/** Length of one token window; a token is accepted in its window and the next, so for 1 to 2 hours. */
+export const TOKEN_WINDOW_MS = 60 * 60 * 1000;
+
+function mac(secret: Buffer, text: string): string {
+  return createHmac('sha256', secret).update(text).digest('base64url');
+}
+
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
 /**
- * Tokens for the site's POST forms. A token is bound to its purpose (the entry a feedback form is
- * for), not to a visitor, so anonymous pages stay cacheable; a cross-site page cannot read it.
- * The secret lives in the database, so every instance sharing it accepts the same tokens.
+ * Tokens for the site's POST forms (issue 8 item 8). Anonymous pages are shared-cacheable and never
+ * set a cookie, so the token a page carries cannot name a visitor: it names its purpose (the entry
+ * a feedback form is for) and the hour it was issued, signed. It is accepted for at most two hours,
+ * which covers a page kept in a cache (5 minutes) or left open in a tab for a while, and a
+ * harvested token stops working. The visitor binding is the signed visitor cookie (VisitorIds),
+ * given on the first POST. The hour window keeps one page's HTML, and so its ETag, stable within
+ * the hour. The secret lives in the database, so every instance accepts the same tokens.
  */
 export class FormTokens {
   constructor(private readonly secret: Buffer) {}
 
-  issue(purpose: string): string {
-    return createHmac('sha256', this.secret).update(purpose).digest('base64url');
+  issue(purpose: string, now = Date.now()): string {
+    const window = Math.floor(now / TOKEN_WINDOW_MS).toString(36);
+    return `${window}.${mac(this.secret, `form:${purpose}:${window}`)}`;
   }
 
-  verify(purpose: string, token: unknown): boolean {
+  verify(purpose: string, token: unknown, now = Date.now()): boolean {
     if (typeof token !== 'string') return false;
-    const expected = Buffer.from(this.issue(purpose));
-    const given = Buffer.from(token);
-    return given.length === expected.length && timingSafeEqual(given, expected);
+    const match = /^([0-9a-z]{1,12})\.([A-Za-z0-9_-]{43})$/.exec(token);
+    if (!match) return false;
+    const window = parseInt(match[1] as string, 36);
+    const current = Math.floor(now / TOKEN_WINDOW_MS);
+    if (window !== current && window !== current - 1) return false;
+    return sameText(match[2] as string, mac(this.secret, `form:${purpose}:${match[1]}`));
   }
+}
+
+/**
+ * Visitor ids for one-answer-per-visitor (spec §4 Feedback): random, and signed, so a client cannot
+ * make up fresh visitors by sending made-up cookie values. Also the keyed hash of a client's
+ * network, so helpfulness is counted per network without keeping an address.
+ */
+export class VisitorIds {
+  constructor(private readonly secret: Buffer) {}
+
+  /** A new visitor: the cookie value to set and the id to store. */
+  create(): { cookie: string; id: string } {
+    const id = randomBytes(18).toString('base64url');
+    return { cookie: `${id}.${mac(this.secret, `visitor:${id}`).slice(0, 22)}`, id };
+  }
+
+  /** The visitor id in a cookie value we signed, or undefined for anything else. */
+  verify(cookie: unknown): string | undefined {
+    if (typeof cookie !== 'string') return undefined;
+    const match = /^([A-Za-z0-9_-]{24})\.([A-Za-z0-9_-]{22})$/.exec(cookie);
+    if (!match) return undefined;
+    const id = match[1] as string;
+    return sameText(match[2] as string, mac(this.secret, `visitor:${id}`).slice(0, 22)) ? id : undefined;
+  }
+
+  /** A keyed hash of the client's network: the /24 of an IPv4 address, the /48 of an IPv6 one. */
+  networkKey(ip: string): string {
+    const v4 = ip.startsWith('::ffff:') && isIPv4(ip.slice(7)) ? ip.slice(7) : ip;
+    let network: string;
+    if (isIPv4(v4)) network = `${v4.split('.').slice(0, 3).join('.')}.0/24`;
+    else network = `${expandIPv6(ip).slice(0, 3).join(':')}::/48`;
+    return mac(this.secret, `network:${network}`).slice(0, 22);
+  }
+}
+
+function expandIPv6(ip: string): string[] {
+  const [head = '', tail = ''] = ip.split('%')[0]!.split('::');
+  const h = head ? head.split(':') : [];
+  const t = ip.includes('::') ? (tail ? tail.split(':') : []) : [];
+  const fill = ip.includes('::') ? Array(Math.max(0, 8 - h.length - t.length)).fill('0') : [];
+  return [...h, ...fill, ...t].map((part) => part.toLowerCase().replace(/^0+(?=.)/, ''));
 }
 
 export default fp(async (app) => {
@@ -33,5 +97,7 @@ export default fp(async (app) => {
     [randomBytes(32).toString('base64url')],
   );
   const rows = await app.db.query<{ value: string }>(`select value from app_secrets where name = 'form-token'`);
-  app.decorate('formTokens', new FormTokens(Buffer.from(rows[0]?.value ?? '', 'base64url')));
+  const secret = Buffer.from(rows[0]?.value ?? '', 'base64url');
+  app.decorate('formTokens', new FormTokens(secret));
+  app.decorate('visitorIds', new VisitorIds(secret));
 }, { name: 'secrets', dependencies: ['db'] });

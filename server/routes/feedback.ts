@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type {} from '@fastify/cookie';
 
@@ -14,34 +13,25 @@ type FeedbackBody = Static<typeof FeedbackBodySchema>;
 
 const VISITOR_COOKIE = 'sp_visitor';
 
-/** A POST from another site (spec §4 Feedback: a forged cross-site POST is refused). */
-function crossSite(request: FastifyRequest): boolean {
-  const site = request.headers['sec-fetch-site'];
-  if (site === 'cross-site') return true;
-  const origin = request.headers.origin;
-  if (origin && origin !== 'null') {
-    try {
-      return new URL(origin).host !== request.headers.host;
-    } catch {
-      return true;
-    }
-  }
-  return origin === 'null';
-}
-
 /**
  * Was-this-helpful as a plain form: the answer is stored before the response, then the visitor is
  * sent back to the page (post/redirect/get). One answer per visitor and page: repeating it updates it.
+ *
+ * What a burst cannot buy (issue 8 item 8): helpfulness lifts search rank (entry_stats.helpful_count),
+ * so it counts distinct (client network, day) pairs among the helpful answers of *established*
+ * visitors only. A visitor is established once it comes back with the signed visitor cookie this
+ * route gave it; its answers (earlier ones too) count from then on. So:
+ * - posts without a cookie, or with a made-up one, are stored but count for nothing, however many;
+ * - many visitors minted from one address are one network and count once a day at most;
+ * - the route is rate-limited per client (config.stateChanging), and the form token expires.
+ * The engine then dampens the count (ln(1 + n), server/search/engine.ts).
  */
 export default async function feedback(app: FastifyInstance) {
   app.post<{ Body: FeedbackBody }>('/feedback', {
     bodyLimit: 4096,
     schema: { body: FeedbackBodySchema },
+    config: { stateChanging: { crossSiteMessage: 'Feedback can only be sent from this site.' } },
   }, async (request, reply) => {
-    if (crossSite(request)) {
-      request.log.warn({ origin: request.headers.origin }, 'cross-site feedback refused');
-      return reply.code(403).type('text/plain; charset=utf-8').send('Feedback can only be sent from this site.');
-    }
     const { entryId, returnTo, helpful, reason } = request.body;
     if (!app.formTokens.verify(`feedback:${entryId}`, request.body._csrf)) {
       return reply.code(403).type('text/plain; charset=utf-8').send('This form has expired. Reload the page and try again.');
@@ -54,28 +44,40 @@ export default async function feedback(app: FastifyInstance) {
     if (!route) {
       return reply.code(400).type('text/plain; charset=utf-8').send('body/returnTo: not a page of this entry');
     }
-    let visitor = request.cookies[VISITOR_COOKIE];
-    if (!visitor || !/^[A-Za-z0-9_-]{16,64}$/.test(visitor)) {
-      visitor = randomBytes(18).toString('base64url');
-      reply.setCookie(VISITOR_COOKIE, visitor, {
+    let visitor = app.visitorIds.verify(request.cookies[VISITOR_COOKIE]);
+    const established = visitor !== undefined;
+    if (!visitor) {
+      const created = app.visitorIds.create();
+      visitor = created.id;
+      reply.setCookie(VISITOR_COOKIE, created.cookie, {
         path: '/', httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https', maxAge: 365 * 24 * 3600,
       });
     }
+    const network = app.visitorIds.networkKey(request.ip);
     await app.db.transaction(async (tx) => {
       await tx.query(
-        `insert into feedback (entry_id, visitor_key, helpful, reason) values ($1, $2, $3, $4)
-         on conflict (entry_id, visitor_key) do update set helpful = excluded.helpful, reason = excluded.reason, updated_at = now()`,
-        [entryId, visitor, helpful === 'yes', helpful === 'no' ? (reason ?? null) : null],
+        `insert into feedback (entry_id, visitor_key, helpful, reason, network_key, counted) values ($1, $2, $3, $4, $5, $6)
+         on conflict (entry_id, visitor_key) do update set helpful = excluded.helpful, reason = excluded.reason,
+           network_key = excluded.network_key, counted = excluded.counted, updated_at = now()`,
+        [entryId, visitor, helpful === 'yes', helpful === 'no' ? (reason ?? null) : null, network, established],
       );
-      // helpfulCount is a search trust factor: recount this entry's answers.
+      // An established visitor's earlier answers count from now on too.
+      const entries = established
+        ? (await tx.query<{ entry_id: string }>(
+            `update feedback set counted = true where visitor_key = $1 and not counted returning entry_id`, [visitor],
+          )).map((r) => r.entry_id)
+        : [];
+      // helpfulCount is a search trust factor: recount the entries whose counted answers changed.
       await tx.query(
         `insert into entry_stats (entry_id, helpful_count)
-         select $1, count(*) filter (where helpful)::int from feedback where entry_id = $1
+         select u.entry, (select count(distinct (f.network_key, f.answered_on))::int from feedback f
+                          where f.entry_id = u.entry and f.helpful and f.counted)
+         from unnest($1::text[]) as u(entry)
          on conflict (entry_id) do update set helpful_count = excluded.helpful_count`,
-        [entryId],
+        [[...new Set([entryId, ...entries])]],
       );
     });
-    request.log.info({ entryId, helpful, reason }, 'feedback stored');
+    request.log.info({ entryId, helpful, reason, established }, 'feedback stored');
     const next = helpful === 'no' && !reason ? 'reasons' : 'thanks';
     return reply.header('cache-control', 'no-store').redirect(`${route.path}?feedback=${next}#feedback`, 303);
   });

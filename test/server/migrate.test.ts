@@ -32,3 +32,17 @@ t.test('the search-table migration carries searchable entries of an existing dat
   const columns = await db.query(`select 1 from information_schema.columns where table_name = 'content_entries' and column_name in ('search_vector', 'head_vector')`);
   t.same(columns, [], 'the vectors live in the search table only');
 });
+
+t.test('answers stored before helpfulness was counted per network keep counting, one per visitor', async (t) => {
+  const { openDb } = await import('../../server/db/driver.ts');
+  const { migrations } = await import('../../server/db/migrations.ts');
+  const db = await openDb({ pgliteDir: 'memory://' });
+  t.teardown(() => db.close());
+  await migrate(db, migrations.filter((m) => m.version <= 4));
+  await db.query(`insert into feedback (entry_id, visitor_key, helpful) values ('e', 'v1', true), ('e', 'v2', true), ('e', 'v3', false)`);
+  t.same(await migrate(db, migrations.filter((m) => m.version <= 5)), [5]);
+  const rows = await db.query<{ n: number }>(
+    `select count(distinct (network_key, answered_on))::int as n from feedback where entry_id = 'e' and helpful and counted`);
+  t.same(rows, [{ n: 2 }]);
+  t.same(await db.query('select count(*)::int as n from rate_limits'), [{ n: 0 }], 'the rate-limit table exists');
+});

@@ -204,8 +204,10 @@ t.test('logo, menus as no-JS disclosures, and the search link', async (t) => {
   t.match(search, 'target="_blank"');
   t.match(search, 'rel="noopener"');
   t.match(search, '<span>Search</span><span class="visually-hidden"> (opens in a new tab)</span>');
-  t.match(header, '<a class="header-link" href="https://status.fernhollow.example">System status</a>', 'additional links');
-  t.match(header, '<a class="header-link" href="https://community.fernhollow.example">Community</a>');
+  // Links to other sites open in a new tab and say so (one URL classifier, views/parts/links.tsx).
+  const newTab = '<span class="visually-hidden"> (opens in a new tab)</span>';
+  t.match(header, `<a class="header-link" href="https://status.fernhollow.example" target="_blank" rel="noopener">System status${newTab}</a>`, 'additional links');
+  t.match(header, `<a class="header-link" href="https://community.fernhollow.example" target="_blank" rel="noopener">Community${newTab}</a>`);
 });
 
 t.test('products: Cloud and Data Center lists show 5, the rest behind See all other products', async (t) => {
@@ -286,7 +288,7 @@ t.test('configured menus: primary cards and secondary columns', async (t) => {
   t.match(learn, '<p class="menu-label" id="header-menu-menu-learn-secondary">Popular courses</p>');
   const secondary = element(learn, /<ul class="menu-links menu-cols-2"[^>]*>/);
   t.match(secondary, 'aria-labelledby="header-menu-menu-learn-secondary"');
-  t.same(linkTexts(secondary), ['Tracklight fundamentals', 'Pagewell for teams', 'Running a service desk']);
+  t.same(linkTexts(secondary), ['Tracklight fundamentals (opens in a new tab)', 'Pagewell for teams (opens in a new tab)', 'Running a service desk (opens in a new tab)']);
 
   const noSecondary = makeChrome({}, { menus: [{ id: 'm', heading: 'More', primary: [{ title: 'A', href: '/a' }], secondary: { heading: 'x', columns: 9, links: [] } }] });
   const more = menu(headerOf(render(noSecondary)), 'm');

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { CardLink, Chrome, HeaderMenu, HeaderProductLink } from '../view-model.ts';
 import { IconGlyph } from '../parts/icon.tsx';
 import { AccountMenu } from '../parts/account-menu.tsx';
+import { SiteLink, anchorProps, linkTarget } from '../parts/links.tsx';
 
 /** Product lists show this many before 'See all other products' (spec §9). */
 export const PRODUCTS_SHOWN = 5;
@@ -34,7 +35,7 @@ export function SiteHeader({ chrome }: { chrome: Chrome }) {
           ) : null}
           {header.menus.map((menu) => <li key={menu.id}><ConfiguredMenu menu={menu} /></li>)}
           {header.additionalLinks.map((link) => (
-            <li key={link.href}><a className="header-link" href={link.href}>{link.label}</a></li>
+            <li key={link.href}><SiteLink className="header-link" href={link.href}>{link.label}</SiteLink></li>
           ))}
         </ul>
       </nav>
@@ -177,16 +178,20 @@ function CardMenu({ id, label, cards }: { id: string; label: string; cards: Card
 function MenuCards({ cards }: { cards: CardLink[] }) {
   return (
     <ul className="menu-cards">
-      {cards.map((card) => (
-        <li key={card.href}>
-          <a href={card.href} {...(card.external ? { target: '_blank', rel: 'noopener' } : {})}>
-            {card.iconUrl ? <img src={card.iconUrl} alt="" width="32" height="32" /> : null}
-            <span className="menu-card-title">{card.title}</span>
-            {card.description ? <>{' '}<span className="menu-card-text">{card.description}</span></> : null}
-            {card.external ? <span className="visually-hidden">{NEW_TAB}</span> : null}
-          </a>
-        </li>
-      ))}
+      {cards.map((card) => {
+        const target = linkTarget(card.href, card.external);
+        if (!target) return null;
+        return (
+          <li key={card.href}>
+            <a {...anchorProps(target)}>
+              {card.iconUrl ? <img src={card.iconUrl} alt="" width="32" height="32" /> : null}
+              <span className="menu-card-title">{card.title}</span>
+              {card.description ? <>{' '}<span className="menu-card-text">{card.description}</span></> : null}
+              {target.external ? <span className="visually-hidden">{NEW_TAB}</span> : null}
+            </a>
+          </li>
+        );
+      })}
     </ul>
   );
 }
@@ -203,7 +208,7 @@ function ConfiguredMenu({ menu }: { menu: HeaderMenu }) {
         <div className="menu-secondary">
           <p className="menu-label" id={labelId}>{secondary.heading}</p>
           <ul className={`menu-links menu-cols-${columns}`} aria-labelledby={labelId}>
-            {secondary.links.map((link) => <li key={link.href}><a href={link.href}>{link.label}</a></li>)}
+            {secondary.links.map((link) => <li key={link.href}><SiteLink href={link.href}>{link.label}</SiteLink></li>)}
           </ul>
         </div>
       ) : null}

@@ -1,4 +1,5 @@
 import type { CardLink } from '../view-model.ts';
+import { anchorProps, linkTarget } from './links.tsx';
 
 /**
  * A grid of link cards: a list whose items each carry a heading (of the level the page needs) holding the
@@ -10,19 +11,23 @@ export function CardGrid({ cards, headingLevel }: { cards: CardLink[]; headingLe
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <ul className="card-grid">
-      {cards.map((card, i) => (
+      {cards.map((card, i) => {
+        const target = linkTarget(card.href, card.external);
+        if (!target) return null;
+        return (
         <li key={`${i}-${card.href}`} className={card.buttonText ? 'card has-button' : 'card'}>
           {card.iconUrl ? <img className="card-icon" src={card.iconUrl} alt="" width="80" height="80" loading="lazy" /> : null}
           <Heading className="card-title">
-            <a href={card.href} {...(card.external ? { target: '_blank', rel: 'noopener' } : {})}>
+            <a {...anchorProps(target)}>
               <span className="card-name">{card.title}</span>
-              {card.external ? <span className="visually-hidden"> (opens in a new tab)</span> : null}
+              {target.external ? <span className="visually-hidden"> (opens in a new tab)</span> : null}
               {card.buttonText ? <>{' '}<span className="card-button">{card.buttonText}</span></> : null}
             </a>
           </Heading>
           {card.description ? <p className="card-description">{card.description}</p> : null}
         </li>
-      ))}
+        );
+      })}
     </ul>
   );
 }

@@ -10,6 +10,7 @@ import { BLOCKS, INLINES, headingLevel, textOf, type Block, type Document, type 
 import { RichTextError } from '../../server/content/problems.ts';
 import { trustRenderedMarkup, type SafeHtml } from './safe-html.tsx';
 import { IconGlyph } from '../parts/icon.tsx';
+import { classifyUrl, quoteUrl, safeHref } from '../../server/content/urls.ts';
 
 /** What a document may embed or link to, by id: the link list. */
 export type LinkedEntry =
@@ -30,9 +31,13 @@ export function checkDocument(doc: Document, links: LinkList): { line?: number; 
     const data = node.data as { target?: { sys?: { id?: string } }; line?: number; uri?: string };
     const id = data.target?.sys?.id;
     const at = data.line === undefined ? {} : { line: data.line };
-    if (node.nodeType === INLINES.HYPERLINK && !isSafeUri(String(data.uri ?? ''))) {
-      problems.push({ ...at, reason: `link "${data.uri}" must be http(s), mailto, a site path or #anchor` });
+    if (node.nodeType === INLINES.HYPERLINK) {
+      const link = classifyUrl(data.uri);
+      if (link.kind === 'unsafe') {
+        problems.push({ ...at, reason: `unsafe link ${quoteUrl(String(data.uri ?? ''))}: ${link.reason}; links must be http(s), mailto, tel, a site path or #anchor` });
+      }
     }
+
     if (id !== undefined) {
       const target = links[id];
       const kind = node.nodeType === BLOCKS.EMBEDDED_ENTRY ? 'block' : node.nodeType === INLINES.EMBEDDED_ENTRY ? 'inline' : 'link';
@@ -52,9 +57,6 @@ function entryTypeName(entry: LinkedEntry): string {
   return entry.type === 'page' || entry.type === 'unrenderable' ? entry.entryType : entry.type;
 }
 
-export function isSafeUri(uri: string): boolean {
-  return /^(https?:\/\/|mailto:|\/(?!\/)|#|\.{0,2}\/?[\w-])/i.test(uri) && !/^\s*(javascript|data|vbscript):/i.test(uri);
-}
 
 /** Heading ids for h2-h4 of a document, and its 'on this page' list (h2, h3). */
 export function headingAnchors(doc: Document, links: LinkList = {}) {
@@ -104,10 +106,11 @@ export function RichText({ document, links, depth = 0, inline = false }: { docum
       ),
       [BLOCKS.TABLE_HEADER_CELL]: (_node, children) => <th scope="col">{children}</th>,
       [INLINES.HYPERLINK]: (node, children) => {
-        const uri = String((node.data as { uri?: unknown }).uri ?? '');
-        if (!isSafeUri(uri)) throw new RichTextError(`unsafe link "${uri}"`);
-        const external = /^https?:\/\//.test(uri);
-        return <a href={uri} {...(external ? { rel: 'noopener' } : {})}>{children}</a>;
+        // Checked at import; preview renders stored documents at request time, so an unsafe link
+        // is rendered as its text here too rather than trusted (issue 8 item 7).
+        const link = classifyUrl((node.data as { uri?: unknown }).uri);
+        if (link.kind === 'unsafe') return <>{children}</>;
+        return <a href={link.href} {...(link.kind === 'external' ? { rel: 'noopener' } : {})}>{children}</a>;
       },
       [INLINES.ENTRY_HYPERLINK]: (node, children) => {
         const target = lookup(node);
@@ -145,9 +148,9 @@ function EmbeddedBlock({ entry, links, depth }: { entry: LinkedEntry; links: Lin
         </figure>
       );
     case 'kbImage':
-      return <figure className="content-image"><img src={entry.image.url} alt={entry.altText} loading="lazy" /></figure>;
+      return <ContentImage src={entry.image.url} alt={entry.altText} />;
     case 'media':
-      return <figure className="content-image"><img src={entry.image.url} alt={entry.altTag} loading="lazy" /></figure>;
+      return <ContentImage src={entry.image.url} alt={entry.altTag} />;
     case 'anchor':
       return <span id={entry.id} className="anchor-target" />;
     case 'fragment':
@@ -173,6 +176,12 @@ function EmbeddedInline({ entry, links, depth }: { entry: LinkedEntry; links: Li
     default:
       throw new RichTextError(`no inline renderer for entry type "${entryTypeName(entry)}"`);
   }
+}
+
+function ContentImage({ src, alt }: { src: string; alt: string }): ReactNode {
+  const safe = safeHref(src, { images: true });
+  if (safe === undefined) return null;
+  return <figure className="content-image"><img src={safe} alt={alt} loading="lazy" /></figure>;
 }
 
 function calloutLabel(appearance: string): string {
