@@ -15,7 +15,8 @@ export const ConfigSchema = Type.Object({
   publicUrl: Type.String({ pattern: '^https?://' }),
   previewToken: Type.Optional(Type.String({ minLength: 32 })),
   identityUrl: Type.String({ pattern: '^(https?://|/)' }),
-  staffDomain: Type.String({ minLength: 1 }),
+  /** Vendor staff's e-mail domain (spec §6); unset, nobody is staff. */
+  staffDomain: Type.Optional(Type.String({ minLength: 1 })),
   searchNewFilters: Type.Boolean(),
   /** Fastify's trustProxy: off, on (any hop), a hop count, or the proxies' addresses and CIDR ranges. */
   trustProxy: Type.Union([Type.Boolean(), Type.Integer({ minimum: 1 }), Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })]),
@@ -87,7 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (env.PUBLIC_URL || `http://localhost:${Number.isFinite(port) ? port : 3000}`).replace(/\/+$/, ''),
     previewToken: env.PREVIEW_TOKEN || undefined,
     identityUrl: (env.IDENTITY_URL || '/auth').replace(/\/+$/, ''),
-    staffDomain: env.STAFF_EMAIL_DOMAIN || 'fernhollow.example',
+    staffDomain: env.STAFF_EMAIL_DOMAIN || undefined,
     searchNewFilters: bool('SEARCH_NEW_FILTERS', env.SEARCH_NEW_FILTERS, false),
     trustProxy: trustProxy(env.TRUST_PROXY),
     shutdownTimeoutMs: num(env.SHUTDOWN_TIMEOUT_MS, 10_000),

@@ -74,6 +74,13 @@ export interface HeaderModel {
   waffle: boolean;
 }
 
+export interface SiteLinks {
+  community?: string | undefined;
+  partnerPortal?: string | undefined;
+  helpful: Link[];
+  moreWaysToGetHelp: Link[];
+}
+
 export interface Chrome {
   siteName: string;
   logoUrl: string;
@@ -89,6 +96,8 @@ export interface Chrome {
   year: number;
   /** Footer links from the site metadata (spec §2); site paths are already prefixed for the page's language. */
   footerLinks: { label: string; href: string }[];
+  /** The vendor's own sites, from the site metadata in content. */
+  siteLinks: SiteLinks;
   faviconUrl?: string | undefined;
   visitor: Visitor;
   header: HeaderModel;

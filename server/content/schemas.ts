@@ -77,6 +77,14 @@ export const MetadataSchema = Type.Object({
   favicon: Type.Optional(Url),
   /** The announcement the KB Server end-of-support notice links to (spec §2 Knowledge-base article). */
   serverEndOfSupportUrl: Type.Optional(Url),
+  /** The community site: 'Ask the community' links, with /tags/{product} for a product (spec §7 community links). */
+  communityUrl: Type.Optional(Url),
+  /** The partner portal button of the partner contact page (spec §2). */
+  partnerPortalUrl: Type.Optional(Url),
+  /** Links always appended to helpful topics: a marketplace, a developer site, training (spec §2). */
+  helpfulLinks: Type.Optional(Type.Array(Type.Object({ label: Str, href: Url }, { additionalProperties: false }))),
+  /** The KB home's 'More ways to get help' links (spec §2 Knowledge-base home). */
+  moreWaysToGetHelp: Type.Optional(Type.Array(Type.Object({ label: Str, href: Url }, { additionalProperties: false }))),
   /** Footer links (spec §2): site paths get the /ja prefix on Japanese pages. */
   footerLinks: Type.Optional(Type.Array(Type.Object({ label: Str, href: Url }, { additionalProperties: false }))),
 }, { additionalProperties: false });

@@ -45,7 +45,7 @@ async function headerModel(app: FastifyInstance, config: SiteConfig, language: s
     .map(cardOf);
   const ja = language === 'ja-JP';
   return {
-    logoUrl: header?.logo.v1.url ?? '/assets/content/fernhollow-logo.svg',
+    logoUrl: header?.logo.v1.url ?? '',
     homeHref: ja ? '/ja' : '/',
     products: {
       cloud: (header?.cloudProducts ?? []).flatMap((p) => product(p.product)),
@@ -108,6 +108,10 @@ export async function buildChrome(app: FastifyInstance, request: FastifyRequest,
     year: new Date().getUTCFullYear(),
     footerLinks: (meta.footerLinks ?? []).map((l) => ({ label: l.label, href: classifyUrl(l.href).kind === 'site' ? `${localePrefix}${l.href}` : l.href })),
     faviconUrl: meta.favicon,
+    siteLinks: {
+      community: meta.communityUrl, partnerPortal: meta.partnerPortalUrl,
+      helpful: meta.helpfulLinks ?? [], moreWaysToGetHelp: meta.moreWaysToGetHelp ?? [],
+    },
     visitor,
     header: { ...header, loginHref: `${config.identityUrl}/login?continue=${encodeURIComponent(pageUrl)}`, waffle: input.waffle ?? false },
     editLinks: visitor.canEdit && input.editable

@@ -36,33 +36,17 @@ export function feedbackModel(app: FastifyInstance, request: FastifyRequest, ent
   };
 }
 
-export const COMMUNITY_URL = 'https://community.fernhollow.example';
-
-export function communityHref(productName?: string): string {
-  return productName ? `${COMMUNITY_URL}/tags/${encodeURIComponent(productName.toLowerCase())}` : COMMUNITY_URL;
+/** 'Ask the community': the community site, on the product's tag when there is a product (spec §7). */
+export function communityHref(chrome: Chrome, productName?: string): string {
+  const base = chrome.siteLinks.community ?? '';
+  return base && productName ? `${base}/tags/${encodeURIComponent(productName.toLowerCase())}` : base;
 }
 
 export function contactModel(chrome: Chrome): ContactBlockModel {
   return {
     contactHref: chrome.header.contactHref,
-    communityHref: COMMUNITY_URL,
+    communityHref: chrome.siteLinks.community ?? '',
     signedIn: chrome.visitor.signedIn,
     loginHref: chrome.header.loginHref,
   };
 }
-
-export const HELPFUL_EXTERNAL = [
-  { label: 'Marketplace', href: 'https://marketplace.fernhollow.example' },
-  { label: 'Developer site', href: 'https://developer.fernhollow.example' },
-  { label: 'Training and certification', href: 'https://learn.fernhollow.example' },
-];
-
-export const MORE_WAYS_TO_GET_HELP = [
-  { label: 'Contact support', href: '/contact' },
-  { label: 'Ask the community', href: COMMUNITY_URL },
-  { label: 'Developer community', href: 'https://community.developer.fernhollow.example' },
-  { label: 'Developer support service desk', href: 'https://developer.fernhollow.example/support' },
-  { label: 'Find a partner', href: 'https://partners.fernhollow.example' },
-];
-
-export const PARTNER_PORTAL = 'https://partners.fernhollow.example/portal';

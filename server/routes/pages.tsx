@@ -10,7 +10,7 @@ import type { KbArticle, KbPlatform, Metadata, Page, Product, ResourceCard, Feat
 import { buildChrome, cardOf, productHref, resourcesHref, visitorOf, type ChromeInput } from '../pages/chrome.ts';
 import { docsTree, treeModel, placeOf, collectionOf, siblingsModel, upNextModel, deploymentSelector, noticeOf } from '../pages/docs.ts';
 import {
-  isPreview, bodyOf, feedbackModel, contactModel, communityHref, HELPFUL_EXTERNAL, MORE_WAYS_TO_GET_HELP, PARTNER_PORTAL,
+  isPreview, bodyOf, feedbackModel, contactModel, communityHref,
 } from '../pages/context.ts';
 import type { CardLink, Crumb, FormShellModel } from '../../views/view-model.ts';
 import { TopicPage } from '../../views/pages/topic-page.tsx';
@@ -121,7 +121,7 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
           lastPublished={entry.lastPublished ? new Date(entry.lastPublished).toISOString() : null}
           feedback={feedbackModel(app, request, entry, path)} contact={contactModel(c)} exploreMore={exploreMore}
           siblings={place ? siblingsModel(place) : null}
-          communityHref={communityHref(product?.fields.productName as string | undefined)}
+          communityHref={communityHref(c, product?.fields.productName as string | undefined)}
           upNext={tree ? upNextModel(tree, entry.id) : null} />,
       };
     },
@@ -235,7 +235,7 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
         return {
           view: <FormShellPage chrome={c} kind={shell} title={entry.title ?? ''} tagline={page.tagline}
             formUrl={form ? (c.visitor.signedIn ? form.authenticated : form.unauthenticated) : undefined}
-            partnerPortalHref={shell === 'partnerContact' ? PARTNER_PORTAL : undefined} otherContacts={others} />,
+            partnerPortalHref={shell === 'partnerContact' ? c.siteLinks.partnerPortal : undefined} otherContacts={others} />,
         };
       }
       switch (page.pageType) {
@@ -249,7 +249,7 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
             view: <KbHomePage chrome={c} breadcrumbs={[{ label: 'Support', href: '/' }]}
               productName={String(ctx?.fields.productName ?? entry.title ?? '')}
               articles={articles.filter((a) => a.path).map((a) => ({ title: a.title ?? a.id, href: a.path ?? '/', description: a.fields.metaDescription as string | undefined }))}
-              moreWaysToGetHelp={MORE_WAYS_TO_GET_HELP} contact={contactModel(c)} />,
+              moreWaysToGetHelp={c.siteLinks.moreWaysToGetHelp} contact={contactModel(c)} />,
           };
         }
         case 'legal':
@@ -326,7 +326,7 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
         title: col.title ?? col.id, href: collectionPaths.get(col.id) ?? '/', description: col.fields.description as string | undefined,
       }))}
       supportForms={form ? [{ label: `Contact ${f?.supportTitle ?? 'support'}`, href: c.visitor.signedIn ? form.authenticated : form.unauthenticated }] : []}
-      helpful={{ cards: helpful, external: HELPFUL_EXTERNAL }} contact={contactModel(c)} />;
+      helpful={{ cards: helpful, external: c.siteLinks.helpful }} contact={contactModel(c)} />;
   }
 
   // Personalised (signed-in) and preview responses are never shared by caches.
@@ -351,7 +351,7 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
       view: <ResourcesPage chrome={c} title={title}
         breadcrumbs={[{ label: 'Support', href: '/' }, { label: `${f.productName} ${f.deployment}`, href: productHref(product) }]}
         cards={related.length > 0 ? related : cards.filter((card) => card.buttonLink && !card.hideInHeader).map(cardOf)}
-        helpful={{ cards: [], external: HELPFUL_EXTERNAL }} contact={contactModel(c)} />,
+        helpful={{ cards: [], external: c.siteLinks.helpful }} contact={contactModel(c)} />,
     });
   });
 

@@ -25,7 +25,7 @@ export const SearchRequestSchema = Type.Object({
     contentTypes: Type.Optional(Type.Array(ContentType, { maxItems: 10 })),
     products: Type.Optional(Type.Array(Type.Object({
       platform: Platform,
-      key: Type.String({ minLength: 1, maxLength: 100, description: 'Product key, e.g. tracklight' }),
+      key: Type.String({ minLength: 1, maxLength: 100, description: 'Product key: the productNameId of a product' }),
       versions: Type.Optional(Type.Array(Type.String({ pattern: '^[0-9]+(\\.[0-9]+)*$' }), { maxItems: 20 })),
     }, { additionalProperties: false }), { maxItems: 20 })),
   }, { additionalProperties: false })),

@@ -14,6 +14,7 @@ export function chromeFixture(overrides: Partial<Chrome> = {}): Chrome {
     title: 'Support',
     year: 2026,
     footerLinks: [{ label: 'Accessibility', href: '/legal/accessibility' }],
+    siteLinks: { community: 'https://community.example.test', helpful: [], moreWaysToGetHelp: [] },
     visitor: ANONYMOUS,
     header: {
       logoUrl: '/assets/content/fernhollow-logo.svg',

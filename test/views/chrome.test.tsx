@@ -57,6 +57,7 @@ function makeChrome(overrides: Partial<Chrome> = {}, header: Partial<Chrome['hea
     title: 'Write rich issue descriptions',
     description: 'Format issue descriptions with headings, tables and code.',
     footerLinks: FOOTER_LINKS.map((l) => ({ ...l, href: `${ja ? '/ja' : ''}${l.href}` })),
+    siteLinks: { community: 'https://community.example.test', helpful: [], moreWaysToGetHelp: [] },
     year: 2025,
     visitor: ANONYMOUS,
     ...overrides,
