@@ -10,6 +10,9 @@ import contentPlugin from './plugins/content.ts';
 import assetsPlugin from './plugins/assets.ts';
 import renderPlugin from './plugins/render.ts';
 import secretsPlugin from './plugins/secrets.ts';
+import stalePagesPlugin from './plugins/stale-pages.ts';
+import unavailablePlugin from './plugins/unavailable.tsx';
+import { DatabaseUnavailableError } from './db/unavailable.ts';
 import feedback from './routes/feedback.ts';
 import searchApi from './routes/search-api.ts';
 import searchPage from './routes/search-page.tsx';
@@ -37,6 +40,8 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   const { config } = opts;
 
   fastify.setErrorHandler((error: FastifyError, request, reply) => {
+    // The database is away: the last good copy of the page, or 503 with Retry-After (not a 500).
+    if (error instanceof DatabaseUnavailableError) return reply.databaseUnavailable(error);
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) request.log.error({ err: error, url: request.url }, 'request failed');
     else request.log.info({ err: error, url: request.url }, 'bad request');
@@ -49,6 +54,8 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(dbPlugin, { databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...(opts.db ? { db: opts.db } : {}) });
   await fastify.register(contentPlugin, { contentDir: config.contentDir, importOnStart: config.importOnStart });
   await fastify.register(secretsPlugin);
+  // Before compression and ETags: it keeps pages as rendered, to answer while the database is away.
+  await fastify.register(stalePagesPlugin);
   await fastify.register(formbody, { bodyLimit: 16 * 1024 });
   await fastify.register(cookie);
   // Pages and assets go out gzip- or brotli-compressed when the client accepts it.
@@ -56,6 +63,7 @@ export default async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(etag);
   await fastify.register(assetsPlugin);
   await fastify.register(renderPlugin);
+  await fastify.register(unavailablePlugin);
 
   // The API's schemas, published as OpenAPI at /gateway/api/help-content/v2/openapi.json.
   await fastify.register(swagger, {

@@ -44,6 +44,8 @@ export class ContentStore {
   private pages = new Lru<RoutedEntry | undefined>(PAGE_CACHE_SIZE);
   private searches = new Lru<unknown>(SEARCH_CACHE_SIZE, SEARCH_CACHE_MS);
 
+  private invalidated: (() => void)[] = [];
+
   constructor(private readonly db: Queryable) {}
 
   /** Drops cached entries; called when an import commits (on any instance). */
@@ -51,6 +53,12 @@ export class ContentStore {
     this.cache.clear();
     this.pages.clear();
     this.searches.clear();
+    for (const listener of this.invalidated) listener();
+  }
+
+  /** Runs `listener` whenever the caches are dropped, so caches of rendered pages follow the content. */
+  onInvalidate(listener: () => void): void {
+    this.invalidated.push(listener);
   }
 
   /** A search response from the short-lived cache, or computed now. */
