@@ -13,7 +13,10 @@ import { CONNECT_TIMEOUT_MS } from '../../server/db/driver.ts';
 const OUTAGE_MS = 3000;
 const PAGE = '/acme-cloud/docs/first-steps';
 const ENTRY = 'acme-cloud-first-steps';
-const UNCACHED = '/acme/kb/widget-crash';
+/** A page whose loader reads the database on every request (not only through the store's caches). */
+const KB = '/acme/kb/widget-crash';
+/** A page never served before the outage. */
+const NEVER_SERVED = '/acme-data-center/2.0/docs/upgrade';
 const SEARCH = '/gateway/api/help-content/v2/search';
 /** Texts of PostgreSQL and pg errors that must never reach a visitor. */
 const LEAKS = /terminat|ECONN|administrator|timeout exceeded|57P0|SQLSTATE/i;
@@ -27,7 +30,7 @@ if (!process.env.DATABASE_URL) {
     let invalidations = 0;
     app.content.onInvalidate(() => invalidations++);
 
-    const post = feedbackPoster(app);
+    const post = await feedbackPoster(app);
     const feedbackRows = async () =>
       (await pdb.direct.query<{ n: number }>(`select count(*)::int as n from feedback where entry_id = $1`, [ENTRY])).rows[0]?.n ?? 0;
 
@@ -54,7 +57,7 @@ if (!process.env.DATABASE_URL) {
       // The first visit of a page queries its route; a lock held elsewhere keeps that query running.
       await pdb.direct.query('begin');
       await pdb.direct.query('lock table content_routes in access exclusive mode');
-      const page = app.inject(UNCACHED);
+      const page = app.inject(KB).then((r) => r);
       const killed = await terminateWaiting(pdb);
       await pdb.direct.query('rollback');
       const res = await page;
@@ -65,12 +68,12 @@ if (!process.env.DATABASE_URL) {
       t.match(res.headers['content-type'], /text\/html/);
       t.match(res.body, 'This page is unavailable for a moment');
       t.notMatch(res.body, LEAKS, 'no database text shown');
-      t.equal((await app.inject(UNCACHED)).statusCode, 200, 'the next request succeeds');
+      t.equal((await app.inject(KB)).statusCode, 200, 'the next request succeeds');
 
       // A transaction (the search API runs in one), killed mid-query: JSON 503, nothing crashes.
       await pdb.direct.query('begin');
       await pdb.direct.query('lock table search_documents in access exclusive mode');
-      const search = app.inject({ method: 'POST', url: SEARCH, payload: { query: 'widget killed' } });
+      const search = app.inject({ method: 'POST', url: SEARCH, payload: { query: 'widget killed' } }).then((r) => r);
       t.equal(await terminateWaiting(pdb), 1);
       await pdb.direct.query('rollback');
       const api = await search;
@@ -79,21 +82,14 @@ if (!process.env.DATABASE_URL) {
       t.match(api.json(), { statusCode: 503, error: 'SERVICE_UNAVAILABLE' });
       t.notMatch(api.body, LEAKS);
 
-      // A feedback write killed mid-transaction is refused, not acknowledged.
-      const rows = await feedbackRows();
-      await pdb.direct.query('begin');
-      await pdb.direct.query('lock table feedback in access exclusive mode');
-      const write = post('killed-visitor-00000001');
-      t.equal(await terminateWaiting(pdb), 1);
-      await pdb.direct.query('rollback');
-      t.equal((await write).statusCode, 503, 'the write is refused with 503');
-      t.equal(await feedbackRows(), rows, 'and nothing was stored');
       t.equal((await app.inject({ method: 'POST', url: SEARCH, payload: { query: 'widget' } })).statusCode, 200, 'the next search succeeds');
       t.equal((await post('killed-visitor-00000002')).statusCode, 303, 'the next write succeeds');
+      t.equal(await feedbackRows(), 1, 'and is stored');
     });
 
     t.test(`an outage of ${OUTAGE_MS} ms: kept pages serve, the rest is a quick 503, everything recovers`, async (t) => {
-      t.equal((await app.inject(PAGE)).statusCode, 200, 'the page is served before the outage');
+      t.equal((await app.inject(PAGE)).statusCode, 200, 'the pages are served before the outage');
+      t.equal((await app.inject(KB)).statusCode, 200);
       const seen = invalidations;
       // Writes go on through the outage: every acknowledged (303) answer must be stored.
       let writing = true;
@@ -113,15 +109,18 @@ if (!process.env.DATABASE_URL) {
       await pdb.proxy.cut();
       const cutAt = Date.now();
       await sleep(100);
-      const kept = await app.inject(PAGE);
-      t.equal(kept.statusCode, 200, 'a page served before still answers');
+      const topic = await app.inject(PAGE);
+      t.equal(topic.statusCode, 200, 'a topic page served before still answers');
+      t.match(topic.body, 'First steps');
+      const kept = await app.inject(KB);
+      t.equal(kept.statusCode, 200, 'a page that reads the database on each request still answers');
       t.match(kept.headers['cache-control'], /no-store/, 'from its kept copy, which no cache may hold');
-      t.match(kept.body, 'First steps');
+      t.match(kept.body, 'Widget crashes on start');
       const nonce = /script-src 'self' 'nonce-([^']+)'/.exec(String(kept.headers['content-security-policy']))?.[1];
       t.ok(nonce && kept.body.includes(`nonce="${nonce}"`), "the page's scripts carry this response's CSP nonce");
 
       const started = Date.now();
-      const uncached = await app.inject('/acme-data-center/2.0/docs/upgrade');
+      const uncached = await app.inject(NEVER_SERVED);
       t.equal(uncached.statusCode, 503, 'a page never served answers 503');
       t.ok(Date.now() - started < CONNECT_TIMEOUT_MS + 1000, 'quickly');
       t.equal(uncached.headers['retry-after'], '5');
@@ -136,12 +135,13 @@ if (!process.env.DATABASE_URL) {
 
       await sleep(OUTAGE_MS - (Date.now() - cutAt));
       await pdb.proxy.open();
-      await waitFor('an uncached page', async () => ((await app.inject('/acme-cloud')).statusCode === 200 ? true : undefined));
+      await waitFor('the page never served', async () => ((await app.inject(NEVER_SERVED)).statusCode === 200 ? true : undefined));
       t.pass('pages are served again without a restart');
       await waitFor('the listener', async () => (invalidations > seen && (await listenerPid(pdb.direct, pdb.name)) ? true : undefined));
       t.equal(invalidations - seen, 1, 'caches dropped once on reconnect');
       await pdb.direct.query('select pg_notify($1, $2)', [CONTENT_CHANNEL, 'test']);
-      await waitFor('the NOTIFY after the outage', () => (invalidations - seen === 2 ? true : undefined), 5000);
+      await waitFor('the NOTIFY after the outage', () => (invalidations - seen >= 2 ? true : undefined), 5000);
+      t.equal(invalidations - seen, 2, 'a NOTIFY after the outage drops the caches');
       t.equal((await app.inject({ method: 'POST', url: SEARCH, payload: { query: 'outage over' } })).statusCode, 200, 'search is back');
       await sleep(300);
       writing = false;
@@ -163,16 +163,13 @@ function sleep(ms: number) {
 }
 
 /** Posts a feedback answer as a visitor (cookie), with the form token of the page. */
-function feedbackPoster(app: FastifyInstance) {
-  let token: string | undefined;
-  return async (visitor: string) => {
-    token ??= /name="_csrf" value="([^"]+)"/.exec((await app.inject(PAGE)).body)?.[1];
-    return app.inject({
+async function feedbackPoster(app: FastifyInstance) {
+  const token = /name="_csrf" value="([^"]+)"/.exec((await app.inject(PAGE)).body)?.[1];
+  return (visitor: string) => app.inject({
       method: 'POST', url: '/feedback',
       payload: new URLSearchParams({ _csrf: token ?? '', entryId: ENTRY, returnTo: PAGE, helpful: 'yes' }).toString(),
       headers: { 'content-type': 'application/x-www-form-urlencoded', host: 'localhost', cookie: `sp_visitor=${visitor}` },
-    });
-  };
+    }).then((r) => r);
 }
 
 /** Terminates the app's backends of this database that wait for a lock (the query in flight). */
@@ -181,7 +178,10 @@ async function terminateWaiting(pdb: ProxiedDb): Promise<number> {
     const { rows } = await pdb.direct.query<{ pid: number }>(
       `select pid from pg_stat_activity where datname = $1 and wait_event_type = 'Lock' and pid <> pg_backend_pid()`, [pdb.name]);
     return rows.length > 0 ? rows.map((r) => r.pid) : undefined;
-  }, 5000);
+  }, 10_000).catch(async (e) => {
+    console.error((await pdb.direct.query(`select pid, state, wait_event_type, left(query, 60) q from pg_stat_activity where datname = $1`, [pdb.name])).rows);
+    throw e;
+  });
   for (const pid of pids) await pdb.direct.query('select pg_terminate_backend($1)', [pid]);
   return pids.length;
 }

@@ -70,7 +70,7 @@ export async function listenerPid(direct: pg.Client, name: string): Promise<numb
  * (caches dropped) and kept page copies; otherwise as build() in build.ts.
  */
 export async function buildOpen(t: Test, db: Db, env: Record<string, string> = {}): Promise<FastifyInstance> {
-  const config = loadConfig({ CONTENT_DIR: FIXTURE, PREVIEW_TOKEN, PUBLIC_URL: 'https://help.example.test', LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig({ CONTENT_DIR: FIXTURE, PREVIEW_TOKEN, PUBLIC_URL: 'https://help.example.test', LOG_LEVEL: process.env.TEST_LOG_LEVEL || 'silent', ...env });
   const server = Fastify({ ...serverOptions, logger: { level: config.logLevel } });
   t.teardown(() => server.close());
   await server.register(fp(app), { config, db });
