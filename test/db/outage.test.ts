@@ -85,6 +85,20 @@ if (!process.env.DATABASE_URL) {
       t.equal((await app.inject({ method: 'POST', url: SEARCH, payload: { query: 'widget' } })).statusCode, 200, 'the next search succeeds');
       t.equal((await post('killed-visitor-00000002')).statusCode, 303, 'the next write succeeds');
       t.equal(await feedbackRows(), 1, 'and is stored');
+
+      // A feedback write killed mid-transaction is refused, not acknowledged.
+      await pdb.direct.query('begin');
+      await pdb.direct.query('lock table feedback in access exclusive mode');
+      const write = post('killed-visitor-00000003');
+      try {
+        t.equal(await terminateWaiting(pdb), 1);
+      } finally {
+        await pdb.direct.query('rollback');
+      }
+      t.equal((await write).statusCode, 503, 'the write is refused with 503');
+      t.equal(await feedbackRows(), 1, 'and nothing was stored');
+      t.equal((await post('killed-visitor-00000004')).statusCode, 303, 'the next write succeeds');
+      t.equal(await feedbackRows(), 2);
     });
 
     t.test(`an outage of ${OUTAGE_MS} ms: kept pages serve, the rest is a quick 503, everything recovers`, async (t) => {
