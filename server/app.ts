@@ -15,6 +15,9 @@ import secretsPlugin from './plugins/secrets.ts';
 import sameOrigin from './plugins/same-origin.ts';
 import rateLimits from './plugins/rate-limit.ts';
 import { Refusal, sendRefusal } from './plugins/refusal.ts';
+import stalePagesPlugin from './plugins/stale-pages.ts';
+import unavailablePlugin from './plugins/unavailable.tsx';
+import { DatabaseUnavailableError } from './db/unavailable.ts';
 import feedback from './routes/feedback.ts';
 import searchApi from './routes/search-api.ts';
 import searchPage from './routes/search-page.tsx';
@@ -71,6 +74,8 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
 
   fastify.setErrorHandler((error: FastifyError & { headers?: Record<string, string> }, request, reply) => {
     if (error instanceof Refusal) return sendRefusal(request, reply, error);
+    // The database is away: the last good copy of the page, or 503 with Retry-After (not a 500).
+    if (error instanceof DatabaseUnavailableError) return reply.databaseUnavailable(error);
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     const url = request.originalUrl ?? request.url;
     if (status >= 500) request.log.error({ err: error, url }, 'request failed');
@@ -99,9 +104,11 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
   // PGlite opened here holds the data directory's lock: other commands go through this server.
   if (!opts.db && !config.databaseUrl) await fastify.register(adminPlugin, { dataDir: config.dataDir, contentDir: config.contentDir });
   await fastify.register(secretsPlugin);
+  // Before compression and ETags: it keeps pages as rendered, to answer while the database is away.
+  await fastify.register(stalePagesPlugin);
   await fastify.register(formbody, { bodyLimit: 16 * 1024 });
   await fastify.register(cookie);
-  // Routes marked config.stateChanging: refused from other sites, rate-limited per client (issue 8).
+  // Routes marked config.stateChanging: refused from other sites, rate-limited per client.
   await fastify.register(sameOrigin, { publicUrl: config.publicUrl });
   await fastify.register(rateLimits, { max: config.rateLimitMax, windowSeconds: config.rateLimitWindow });
   // Pages and assets go out gzip- or brotli-compressed when the client accepts it.
@@ -109,6 +116,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(etag);
   await fastify.register(assetsPlugin);
   await fastify.register(renderPlugin);
+  await fastify.register(unavailablePlugin);
 
   // The API's schemas, published as OpenAPI at /gateway/api/help-content/v2/openapi.json.
   await fastify.register(swagger, {

@@ -64,6 +64,8 @@ export class ContentStore {
   private ids = new LookupCache<StoredEntry>(ID_CACHE_SIZE, MISS_CACHE_SIZE);
   private searches = new Lru<unknown>(SEARCH_CACHE_SIZE, SEARCH_CACHE_MS);
 
+  private invalidated: (() => void)[] = [];
+
   constructor(private readonly db: Queryable) {}
 
   /** Drops cached entries; called when an import commits (on any instance). */
@@ -72,6 +74,12 @@ export class ContentStore {
     this.pages.clear();
     this.ids.clear();
     this.searches.clear();
+    for (const listener of this.invalidated) listener();
+  }
+
+  /** Runs `listener` whenever the caches are dropped, so caches of rendered pages follow the content. */
+  onInvalidate(listener: () => void): void {
+    this.invalidated.push(listener);
   }
 
   /** How full each cache is, against its bound. */

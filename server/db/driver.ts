@@ -1,6 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { lockDataDir } from './data-dir-lock.ts';
+import { Listener, quoteIdent, type ListenOptions } from './listener.ts';
+import { classify } from './unavailable.ts';
+
+export { quoteIdent, type ListenOptions };
 
 /** Anything SQL can be sent to: the database itself or an open transaction. */
 export interface Queryable {
@@ -13,7 +17,12 @@ export interface Queryable {
 export interface Db extends Queryable {
   readonly engine: 'pglite' | 'postgres';
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
-  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `onMessage` for each NOTIFY on the channel until the returned function is called. On
+   * PostgreSQL the connection comes back by itself after it drops, then `onReconnect` runs; PGlite is
+   * in-process and never drops.
+   */
+  listen(channel: string, onMessage: (payload: string) => void, options?: ListenOptions): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -81,59 +90,88 @@ async function openPglite(dir: string): Promise<Db> {
 }
 type PGliteQuery = <R>(sql: string, params?: unknown[]) => Promise<{ rows: R[] }>;
 
+/**
+ * How long a request waits for a connection before it is told the database is unavailable (a 503),
+ * rather than hanging while the server is away.
+ */
+export const CONNECT_TIMEOUT_MS = 5000;
+/** TCP keep-alive notices a server that vanished without closing the connection. */
+const KEEPALIVE_DELAY_MS = 10_000;
+
+type PgQueryable = { query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[] }> };
+
 async function openPostgres(url: string): Promise<Db> {
   const { default: pg } = await import('pg');
-  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE || 10) });
+  const settings = {
+    connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
+  };
+  const pool = new pg.Pool({ ...settings, max: Number(process.env.DATABASE_POOL_SIZE || 10) });
   pool.on('error', () => {
-    // An idle client lost its connection; the pool replaces it on next use.
+    // An idle client lost its connection: the pool has removed it and opens a new one on next use.
   });
   // Fail fast at start-up with the server's own message when it is unreachable.
   await pool.query('select 1');
-  const asQueryable = (client: { query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[] }> }): Queryable => ({
+  // Connection failures become DatabaseUnavailableError (a 503); pool.query releases a client whose
+  // query failed with an error, so a dead connection never goes back to the pool.
+  const asQueryable = (client: PgQueryable): Queryable => ({
     async query<R>(sql: string, params: unknown[] = []) {
-      return (await client.query(sql, params)).rows as R[];
+      try {
+        return (await client.query(sql, params)).rows as R[];
+      } catch (error) {
+        throw classify(error);
+      }
     },
     async exec(sql: string) {
-      await client.query(sql);
+      try {
+        await client.query(sql);
+      } catch (error) {
+        throw classify(error);
+      }
     },
   });
+  const listeners = new Set<Listener>();
   return {
     engine: 'postgres',
     ...asQueryable(pool),
     async transaction(work) {
-      const client = await pool.connect();
+      const client = await pool.connect().catch((error: unknown) => {
+        throw classify(error);
+      });
+      // A checked-out client has no 'error' listener of the pool's: without this one, a connection
+      // dropped mid-transaction would be an unhandled 'error' event and end the process.
+      let broken: Error | undefined;
+      const onError = (error: Error) => {
+        broken = error;
+      };
+      client.on('error', onError);
       try {
         await client.query('begin');
         const result = await work(asQueryable(client));
         await client.query('commit');
         return result;
       } catch (error) {
-        await client.query('rollback').catch(() => undefined);
-        throw error;
+        if (!broken) await client.query('rollback').catch((e: Error) => { broken = e; });
+        throw classify(error);
       } finally {
-        client.release();
+        // Released with an error (or with its connection dead), the pool closes the client instead of
+        // handing it out again.
+        client.release(broken);
+        client.off('error', onError);
       }
     },
-    async listen(channel, onMessage) {
-      const client = await pool.connect();
-      const handler = (msg: { channel: string; payload?: string }) => {
-        if (msg.channel === channel) onMessage(msg.payload ?? '');
-      };
-      client.on('notification', handler);
-      await client.query(`listen ${quoteIdent(channel)}`);
-      let stopped = false;
+    async listen(channel, onMessage, options = {}) {
+      const listener = new Listener({ ...options, channel, onMessage, newClient: () => new pg.Client(settings) });
+      await listener.start();
+      listeners.add(listener);
       return async () => {
-        if (stopped) return;
-        stopped = true;
-        client.off('notification', handler);
-        await client.query(`unlisten ${quoteIdent(channel)}`).catch(() => undefined);
-        client.release();
+        listeners.delete(listener);
+        await listener.stop();
       };
     },
-    close: () => pool.end(),
+    async close() {
+      await Promise.all([...listeners].map((l) => l.stop()));
+      listeners.clear();
+      await pool.end();
+    },
   };
-}
-
-export function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
 }

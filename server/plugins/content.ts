@@ -36,6 +36,13 @@ export default fp<ContentPluginOptions>(async (app, opts) => {
   const unlisten = await app.db.listen(CONTENT_CHANNEL, () => {
     store.invalidate();
     app.log.info('content changed; caches dropped');
+  }, {
+    onDisconnect: (error) => app.log.warn({ err: error }, 'content change listener lost its connection; reconnecting'),
+    // A NOTIFY may have been sent while the listener was away: drop the caches once.
+    onReconnect: () => {
+      store.invalidate();
+      app.log.info('content change listener reconnected; caches dropped');
+    },
   });
 
   // One import at a time, whoever asks (start-up or the admin endpoint); closing stops the one running.

@@ -2,6 +2,7 @@
  * /search-results/: a plain GET form and links, complete without JavaScript (spec §2, §4, §5).
  * An htmx request for the results region gets that region of the same view.
  */
+import { DatabaseUnavailableError } from '../db/unavailable.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { buildChrome } from '../pages/chrome.ts';
@@ -50,6 +51,8 @@ export default async function searchPage(app: FastifyInstance, opts: SearchPageO
         // 'Search instead for' the original term: exact=1 skips the spelling suggestion.
         response = await cachedSearch(app, request.log, requestFor(state), { suggest: request.query.exact !== '1' });
       } catch (error) {
+        // The database is away: the app answers the last good copy or a 503 that no cache keeps.
+        if (error instanceof DatabaseUnavailableError) throw error;
         failed = true;
         request.log.error({ err: error, term: maskEmails(state.searchTerm) }, 'search failed');
       }

@@ -1,0 +1,51 @@
+import { renderToString } from 'react-dom/server';
+import fp from 'fastify-plugin';
+import { UnavailablePage } from '../../views/pages/unavailable-page.tsx';
+
+declare module 'fastify' {
+  interface FastifyReply {
+    /** Answers a request that failed because the database is away (see below). */
+    databaseUnavailable(error: unknown): FastifyReply;
+  }
+}
+
+/** Seconds a client is asked to wait: reconnecting is attempted at least every few seconds. */
+export const RETRY_AFTER_SECONDS = 5;
+
+/** The page has no scripts and needs nothing but the stylesheet. */
+const CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'self'";
+
+/** A same-site path to link back to; anything that a browser could read as another site becomes '/'. */
+function sitePath(value: unknown): string {
+  return typeof value === 'string' && /^\/(?![/\\])/.test(value) && !/[\u0000-\u001f\\]/.test(value) ? value : '/';
+}
+
+/**
+ * DESIGN "Running safely": while the database is away, a page answered before is sent from its last
+ * good copy; anything else gets 503 with Retry-After and no-store — a small page for visitors, JSON on
+ * the API — never a 500 and never the database's own message. A form post is refused, never
+ * acknowledged and then lost.
+ */
+export default fp(async (app) => {
+  app.decorateReply('databaseUnavailable', function databaseUnavailable(error: unknown) {
+    const request = this.request;
+    if (this.sendPageCopy()) {
+      request.log.warn({ err: error, url: request.url }, 'database unavailable; answered the last good copy');
+      return this;
+    }
+    request.log.warn({ err: error, url: request.url }, 'database unavailable; answered 503');
+    this.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).header('cache-control', 'no-store');
+    if (request.url.startsWith('/gateway/api/')) {
+      return this.send({
+        statusCode: 503, error: 'SERVICE_UNAVAILABLE', message: 'The service is unavailable for a moment. Please try again shortly.',
+      });
+    }
+    const read = request.method === 'GET' || request.method === 'HEAD';
+    const retryHref = sitePath(read ? request.url : (request.body as { returnTo?: unknown } | undefined)?.returnTo);
+    const html = renderToString(
+      <UnavailablePage css={app.assets.css} retryHref={retryHref} notSaved={!read} retryAfterSeconds={RETRY_AFTER_SECONDS} />,
+    );
+    return this.header('content-security-policy', CSP).header('x-content-type-options', 'nosniff')
+      .type('text/html; charset=utf-8').send(`<!doctype html>${html}`);
+  });
+}, { name: 'unavailable', dependencies: ['stale-pages', 'assets'] });
