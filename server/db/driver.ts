@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { lockDataDir } from './data-dir-lock.ts';
 import { Listener, quoteIdent, type ListenOptions } from './listener.ts';
-import { classify } from './unavailable.ts';
+import { classify, DatabaseUnavailableError } from './unavailable.ts';
 
 export { quoteIdent, type ListenOptions };
 
@@ -150,8 +150,12 @@ async function openPostgres(url: string): Promise<Db> {
         await client.query('commit');
         return result;
       } catch (error) {
+        const failure = classify(error);
+        // A connection that failed is never asked for a rollback (a query sent on a closing connection may
+        // wait for ever) nor handed out again: it is released with the failure, and the pool drops it.
+        if (failure instanceof DatabaseUnavailableError) broken ??= failure;
         if (!broken) await client.query('rollback').catch((e: Error) => { broken = e; });
-        throw classify(error);
+        throw failure;
       } finally {
         // Released with an error (or with its connection dead), the pool closes the client instead of
         // handing it out again.
