@@ -1,4 +1,5 @@
 import type { CardLink } from '../view-model.ts';
+import { useStrings } from '../i18n/catalogue.tsx';
 
 /**
  * A grid of link cards: a list whose items each carry a heading (of the level the page needs) holding the
@@ -6,6 +7,7 @@ import type { CardLink } from '../view-model.ts';
  * foot of the card), so every link's accessible name includes the card title and stays unique.
  */
 export function CardGrid({ cards, headingLevel }: { cards: CardLink[]; headingLevel: 2 | 3 }) {
+  const t = useStrings();
   if (cards.length === 0) return null;
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
@@ -16,7 +18,7 @@ export function CardGrid({ cards, headingLevel }: { cards: CardLink[]; headingLe
           <Heading className="card-title">
             <a href={card.href} {...(card.external ? { target: '_blank', rel: 'noopener' } : {})}>
               <span className="card-name">{card.title}</span>
-              {card.external ? <span className="visually-hidden"> (opens in a new tab)</span> : null}
+              {card.external ? <span className="visually-hidden">{t.opensInNewTab}</span> : null}
               {card.buttonText ? <>{' '}<span className="card-button">{card.buttonText}</span></> : null}
             </a>
           </Heading>
