@@ -74,8 +74,14 @@ export const MetadataSchema = Type.Object({
   favicon: Type.Optional(Url),
   /** The announcement the KB Server end-of-support notice links to (spec §2 Knowledge-base article). */
   serverEndOfSupportUrl: Type.Optional(Url),
-  /** Footer links (spec §2): site paths get the /ja prefix on Japanese pages. */
-  footerLinks: Type.Optional(Type.Array(Type.Object({ label: Str, href: Url }, { additionalProperties: false }))),
+  /**
+   * Footer links (spec §2): site paths get the /ja prefix on Japanese pages. `label` is English; `labels`
+   * gives the label in another page language (e.g. `ja-JP`), else the English one shows.
+   */
+  footerLinks: Type.Optional(Type.Array(Type.Object({
+    label: Str, href: Url,
+    labels: Type.Optional(Type.Object({ 'ja-JP': Type.Optional(Str) }, { additionalProperties: false })),
+  }, { additionalProperties: false }))),
 }, { additionalProperties: false });
 export type Metadata = Static<typeof MetadataSchema>;
 
