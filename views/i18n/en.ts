@@ -41,6 +41,8 @@ export const en = {
   },
   footer: { legal: 'Legal' },
   breadcrumbs: 'Breadcrumbs',
+  /** The first breadcrumb: the support home. */
+  supportHome: 'Support',
 
   feedback: {
     heading: 'Was this helpful?',

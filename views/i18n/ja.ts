@@ -41,6 +41,7 @@ export const ja: Strings = {
   },
   footer: { legal: '法的情報' },
   breadcrumbs: 'パンくずリスト',
+  supportHome: 'サポート',
 
   feedback: {
     heading: 'この記事は役に立ちましたか?',
