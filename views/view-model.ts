@@ -154,10 +154,11 @@ export interface FeedbackModel {
   state: 'ask' | 'reasons' | 'thanks';
 }
 
+/** The reasons offered after 'No' (spec §8), by the value the form posts; their words are in the catalogue (views/i18n). */
 export const FEEDBACK_REASONS = [
-  { value: 'not-accurate', label: "It wasn't accurate" },
-  { value: 'not-clear', label: "It wasn't clear" },
-  { value: 'not-relevant', label: "It wasn't relevant" },
+  { value: 'not-accurate' },
+  { value: 'not-clear' },
+  { value: 'not-relevant' },
 ] as const;
 
 export interface SiblingItem {

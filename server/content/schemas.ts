@@ -85,8 +85,14 @@ export const MetadataSchema = Type.Object({
   helpfulLinks: Type.Optional(Type.Array(Type.Object({ label: Str, href: Url }, { additionalProperties: false }))),
   /** The KB home's 'More ways to get help' links (spec §2 Knowledge-base home). */
   moreWaysToGetHelp: Type.Optional(Type.Array(Type.Object({ label: Str, href: Url }, { additionalProperties: false }))),
-  /** Footer links (spec §2): site paths get the /ja prefix on Japanese pages. */
-  footerLinks: Type.Optional(Type.Array(Type.Object({ label: Str, href: Url }, { additionalProperties: false }))),
+  /**
+   * Footer links (spec §2): site paths get the /ja prefix on Japanese pages. `label` is English; `labels`
+   * gives the label in another page language (e.g. `ja-JP`), else the English one shows.
+   */
+  footerLinks: Type.Optional(Type.Array(Type.Object({
+    label: Str, href: Url,
+    labels: Type.Optional(Type.Object({ 'ja-JP': Type.Optional(Str) }, { additionalProperties: false })),
+  }, { additionalProperties: false }))),
 }, { additionalProperties: false });
 export type Metadata = Static<typeof MetadataSchema>;
 

@@ -75,6 +75,11 @@ export function visitorOf(_request: FastifyRequest): Visitor {
   return ANONYMOUS;
 }
 
+/** A footer link's label in the page's language, else its English label. */
+function footerLabel(link: NonNullable<Metadata['footerLinks']>[number], language: string): string {
+  return (language === 'ja-JP' ? link.labels?.['ja-JP'] : undefined) ?? link.label;
+}
+
 export interface ChromeInput {
   title: string;
   path: string | null;
@@ -106,7 +111,7 @@ export async function buildChrome(app: FastifyInstance, request: FastifyRequest,
     title: input.title || siteName,
     description: input.metaDescription,
     year: new Date().getUTCFullYear(),
-    footerLinks: (meta.footerLinks ?? []).map((l) => ({ label: l.label, href: classifyUrl(l.href).kind === 'site' ? `${localePrefix}${l.href}` : l.href })),
+    footerLinks: (meta.footerLinks ?? []).map((l) => ({ label: footerLabel(l, input.language), href: classifyUrl(l.href).kind === 'site' ? `${localePrefix}${l.href}` : l.href })),
     faviconUrl: meta.favicon,
     siteLinks: {
       community: meta.communityUrl, partnerPortal: meta.partnerPortalUrl,

@@ -27,6 +27,7 @@ import { VersionNotFoundPage } from '../../views/pages/version-not-found-page.ts
 import { PreviewErrorPage } from '../../views/pages/preview-error-page.tsx';
 import { ResourcesPage } from '../../views/pages/resources-page.tsx';
 import { LegalPage } from '../../views/pages/legal-page.tsx';
+import { stringsFor } from '../../views/i18n/catalogue.tsx';
 
 
 const PREVIEW_MESSAGES = {
@@ -81,7 +82,9 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
     entry.productId ? app.content.byId(entry.productId, { preview }) : undefined;
 
   async function docsCrumbs(entry: RoutedEntry, preview: boolean): Promise<Crumb[]> {
-    const crumbs: Crumb[] = [{ label: 'Support', href: '/' }];
+    // The first crumb is the support home of the page's language.
+    const ja = entry.language === 'ja-JP';
+    const crumbs: Crumb[] = [{ label: stringsFor(ja ? 'ja' : 'en').supportHome, href: ja ? '/ja' : '/' }];
     if (!entry.contextId) return crumbs;
     const tree = await docsTree(app, entry.contextId, entry.routeVersion, preview);
     if (!tree) return crumbs;

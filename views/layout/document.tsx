@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { Chrome } from '../view-model.ts';
 import { SiteHeader } from './site-header.tsx';
 import { SiteFooter } from './site-footer.tsx';
+import { StringsProvider, useStrings } from '../i18n/catalogue.tsx';
 
 /**
  * The whole HTML document every page shares (spec §2 Shared chrome). `sidebar` is the page tree, which
@@ -10,6 +11,18 @@ import { SiteFooter } from './site-footer.tsx';
 export function Document({ chrome, children, sidebar }: { chrome: Chrome; children: ReactNode; sidebar?: ReactNode }) {
   const title = chrome.title === chrome.siteName ? chrome.siteName : `${chrome.title} | ${chrome.siteName}`;
   const hasSidebar = sidebar !== undefined && sidebar !== null && sidebar !== false;
+  return (
+    <StringsProvider lang={chrome.lang}>
+      <Page chrome={chrome} title={title} hasSidebar={hasSidebar} sidebar={sidebar}>{children}</Page>
+    </StringsProvider>
+  );
+}
+
+/** The document itself, inside the page language's strings. */
+function Page({ chrome, title, hasSidebar, sidebar, children }: {
+  chrome: Chrome; title: string; hasSidebar: boolean; sidebar?: ReactNode; children: ReactNode;
+}) {
+  const t = useStrings();
   return (
     <html lang={chrome.lang}>
       <head>
@@ -24,8 +37,8 @@ export function Document({ chrome, children, sidebar }: { chrome: Chrome; childr
         <script type="module" src={chrome.assets.js} nonce={chrome.nonce} />
       </head>
       <body>
-        <a className="skip-link" href="#maincontent">Skip to main content</a>
-        {chrome.preview ? <div className="preview-banner" role="status">PREVIEW MODE</div> : null}
+        <a className="skip-link" href="#maincontent">{t.skipToContent}</a>
+        {chrome.preview ? <div className="preview-banner" role="status">{t.previewMode}</div> : null}
         <SiteHeader chrome={chrome} />
         <main id="maincontent" tabIndex={-1} className={hasSidebar ? 'has-sidebar' : undefined}>
           {hasSidebar ? <div className="main-sidebar">{sidebar}</div> : null}
@@ -42,22 +55,21 @@ export function Document({ chrome, children, sidebar }: { chrome: Chrome; childr
 
 /** Author shortcuts (spec §6 Author): the content editor and, with a page id, the document editor. */
 function EditLinks({ links }: { links: NonNullable<Chrome['editLinks']> }) {
+  const t = useStrings();
   // The label names the content service; tolerate a label that already says 'Edit Page in'.
-  const service = links.label.replace(/^edit page in\s*/i, '') || 'the content editor';
+  const service = links.label.replace(/^edit page in\s*/i, '') || t.theContentEditor;
   return (
     <div className="edit-links">
       <a className="edit-link" href={links.contentEditor} target="_blank" rel="noopener">
-        <span>{`Edit Page in ${service}`}</span>
-        <span className="visually-hidden">{NEW_TAB}</span>
+        <span>{t.editPageIn(service)}</span>
+        <span className="visually-hidden">{t.opensInNewTab}</span>
       </a>
       {links.documentEditor ? (
         <a className="edit-link" href={links.documentEditor} target="_blank" rel="noopener">
-          <span>Edit in the document editor</span>
-          <span className="visually-hidden">{NEW_TAB}</span>
+          <span>{t.editInDocumentEditor}</span>
+          <span className="visually-hidden">{t.opensInNewTab}</span>
         </a>
       ) : null}
     </div>
   );
 }
-
-const NEW_TAB = ' (opens in a new tab)';

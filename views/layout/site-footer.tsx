@@ -1,11 +1,13 @@
 import type { Chrome } from '../view-model.ts';
+import { useStrings } from '../i18n/catalogue.tsx';
 
 /** Spec §2: legal links from the site metadata (under /ja on Japanese pages), and the copyright with the UTC year. */
 export function SiteFooter({ chrome }: { chrome: Chrome }) {
+  const t = useStrings();
   return (
     <footer className="site-footer">
       {chrome.footerLinks.length > 0 ? (
-        <nav aria-label="Legal">
+        <nav aria-label={t.footer.legal}>
           <ul>
             {chrome.footerLinks.map(({ label, href }) => <li key={href}><a href={href}>{label}</a></li>)}
           </ul>

@@ -3,11 +3,10 @@ import type { CardLink, Chrome, HeaderMenu, HeaderProductLink } from '../view-mo
 import { IconGlyph } from '../parts/icon.tsx';
 import { AccountMenu } from '../parts/account-menu.tsx';
 import { SiteLink, anchorProps, linkTarget } from '../parts/links.tsx';
+import { useStrings } from '../i18n/catalogue.tsx';
 
 /** Product lists show this many before 'See all other products' (spec §9). */
 export const PRODUCTS_SHOWN = 5;
-
-const NEW_TAB = ' (opens in a new tab)';
 
 /**
  * The shared header (spec §2 Shared chrome). Every dropdown is a <details> disclosure, so it opens and
@@ -17,21 +16,22 @@ const NEW_TAB = ' (opens in a new tab)';
  */
 export function SiteHeader({ chrome }: { chrome: Chrome }) {
   const { header, visitor } = chrome;
+  const t = useStrings();
   return (
     <header className="site-header">
       <a className="site-logo" href={header.homeHref}>
         <img src={header.logoUrl} alt="" width="32" height="32" />
         <span>{chrome.siteName}</span>
       </a>
-      <nav aria-label="Main" className="header-nav">
+      <nav aria-label={t.header.mainNav} className="header-nav">
         <ul className="header-menus">
           <li>{header.waffle ? <ProductWaffle products={header.products} /> : <ProductsMenu products={header.products} />}</li>
           <GetStarted guides={header.guides} />
           {header.documentation.length > 0 ? (
-            <li><CardMenu id="documentation" label="Documentation" cards={header.documentation} /></li>
+            <li><CardMenu id="documentation" label={t.header.documentation} cards={header.documentation} /></li>
           ) : null}
           {header.resources.length > 0 ? (
-            <li><CardMenu id="resources" label="Resources" cards={header.resources} /></li>
+            <li><CardMenu id="resources" label={t.header.resources} cards={header.resources} /></li>
           ) : null}
           {header.menus.map((menu) => <li key={menu.id}><ConfiguredMenu menu={menu} /></li>)}
           {header.additionalLinks.map((link) => (
@@ -41,21 +41,21 @@ export function SiteHeader({ chrome }: { chrome: Chrome }) {
       </nav>
       <ul className="header-actions">
         <li>
-          <a className="header-button" href={header.contactHref}>{visitor.signedIn ? 'Contact Support' : 'Contact'}</a>
+          <a className="header-button" href={header.contactHref}>{visitor.signedIn ? t.header.contactSupport : t.header.contact}</a>
         </li>
         <li>
           <a className="header-link header-search" href="/search-results/" target="_blank" rel="noopener">
             <IconGlyph name="search" />
-            <span>Search</span>
-            <span className="visually-hidden">{NEW_TAB}</span>
+            <span>{t.header.search}</span>
+            <span className="visually-hidden">{t.opensInNewTab}</span>
           </a>
         </li>
         {visitor.signedIn ? (
           <li><AccountMenu visitor={visitor} header={header} /></li>
         ) : (
           <>
-            <li><a className="header-link" href={header.loginHref}>Log in to contact support</a></li>
-            <li><a className="header-button header-button-primary" href={header.loginHref}>Sign in</a></li>
+            <li><a className="header-link" href={header.loginHref}>{t.header.logInToContact}</a></li>
+            <li><a className="header-button header-button-primary" href={header.loginHref}>{t.header.signIn}</a></li>
           </>
         )}
       </ul>
@@ -76,11 +76,12 @@ function Menu({ id, label, className, summary, children }: {
 }
 
 function ProductsMenu({ products }: { products: { cloud: HeaderProductLink[]; dataCenter: HeaderProductLink[] } }) {
+  const t = useStrings();
   return (
-    <Menu id="products" label="Products" className="products-menu">
+    <Menu id="products" label={t.header.products} className="products-menu">
       <div className="product-tabs" data-island="product-tabs">
-        <ProductTab id="cloud" label="Cloud" items={products.cloud} />
-        <ProductTab id="data-center" label="Data Center" items={products.dataCenter} />
+        <ProductTab id="cloud" label={t.header.cloud} items={products.cloud} />
+        <ProductTab id="data-center" label={t.header.dataCenter} items={products.dataCenter} />
       </div>
     </Menu>
   );
@@ -88,6 +89,7 @@ function ProductsMenu({ products }: { products: { cloud: HeaderProductLink[]; da
 
 /** One platform's list: the first five, the rest behind a disclosure a script may relabel (spec §4). */
 function ProductTab({ id, label, items }: { id: string; label: string; items: HeaderProductLink[] }) {
+  const t = useStrings();
   if (items.length === 0) return null;
   const labelId = `header-products-${id}`;
   const shown = items.slice(0, PRODUCTS_SHOWN);
@@ -100,8 +102,8 @@ function ProductTab({ id, label, items }: { id: string; label: string; items: He
       </ul>
       {rest.length > 0 ? (
         <details className="more-products" data-island="show-more"
-          data-more-text="See all other products" data-less-text="Show fewer products">
-          <summary>See all other products</summary>
+          data-more-text={t.header.seeAllProducts} data-less-text={t.header.showFewerProducts}>
+          <summary>{t.header.seeAllProducts}</summary>
           <ul className="product-list">
             {rest.map((p) => <ProductItem key={p.href} product={p} />)}
           </ul>
@@ -124,20 +126,21 @@ function ProductItem({ product }: { product: HeaderProductLink }) {
 
 /** Collection pages: every product as an icon grid (spec §2 product waffle menu). */
 function ProductWaffle({ products }: { products: { cloud: HeaderProductLink[]; dataCenter: HeaderProductLink[] } }) {
+  const t = useStrings();
   const groups = [
-    { id: 'cloud', label: 'Cloud', items: products.cloud },
-    { id: 'data-center', label: 'Data Center', items: products.dataCenter },
+    { id: 'cloud', label: t.header.cloud, items: products.cloud },
+    { id: 'data-center', label: t.header.dataCenter, items: products.dataCenter },
   ].filter((g) => g.items.length > 0);
   const summary = (
     <>
       <svg className="icon waffle-icon" viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
         <path fill="currentColor" d="M4 4h4v4H4zm6 0h4v4h-4zm6 0h4v4h-4zM4 10h4v4H4zm6 0h4v4h-4zm6 0h4v4h-4zM4 16h4v4H4zm6 0h4v4h-4zm6 0h4v4h-4z" />
       </svg>
-      <span>Products</span>
+      <span>{t.header.products}</span>
     </>
   );
   return (
-    <Menu id="products" label="Products" className="product-waffle" summary={summary}>
+    <Menu id="products" label={t.header.products} className="product-waffle" summary={summary}>
       {groups.map((g) => (
         <div key={g.id} className="waffle-group">
           <p className="menu-label" id={`header-waffle-${g.id}`}>{g.label}</p>
@@ -159,12 +162,13 @@ function ProductWaffle({ products }: { products: { cloud: HeaderProductLink[]; d
 
 /** Spec §2: one guide is a plain 'Get started' button, several a menu of guide cards. */
 function GetStarted({ guides }: { guides: CardLink[] }) {
+  const t = useStrings();
   const [only] = guides;
   if (!only) return null;
   if (guides.length === 1) {
-    return <li><a className="header-button get-started" href={only.href}>Get started</a></li>;
+    return <li><a className="header-button get-started" href={only.href}>{t.header.getStarted}</a></li>;
   }
-  return <li><CardMenu id="guides" label="Get started" cards={guides} /></li>;
+  return <li><CardMenu id="guides" label={t.header.getStarted} cards={guides} /></li>;
 }
 
 function CardMenu({ id, label, cards }: { id: string; label: string; cards: CardLink[] }) {
@@ -176,6 +180,7 @@ function CardMenu({ id, label, cards }: { id: string; label: string; cards: Card
 }
 
 function MenuCards({ cards }: { cards: CardLink[] }) {
+  const t = useStrings();
   return (
     <ul className="menu-cards">
       {cards.map((card) => {
@@ -187,7 +192,7 @@ function MenuCards({ cards }: { cards: CardLink[] }) {
               {card.iconUrl ? <img src={card.iconUrl} alt="" width="32" height="32" /> : null}
               <span className="menu-card-title">{card.title}</span>
               {card.description ? <>{' '}<span className="menu-card-text">{card.description}</span></> : null}
-              {target.external ? <span className="visually-hidden">{NEW_TAB}</span> : null}
+              {target.external ? <span className="visually-hidden">{t.opensInNewTab}</span> : null}
             </a>
           </li>
         );

@@ -6,18 +6,18 @@ import { ShowMore } from '../parts/show-more.tsx';
 import { PageTree } from '../parts/page-tree.tsx';
 import { ContactBlock } from '../parts/contact-block.tsx';
 import { Subheader } from '../parts/subheader.tsx';
+import { stringsFor } from '../i18n/catalogue.tsx';
 
 /** Child topic lists collapse to this many cards when longer (spec §4, §9). */
 export const CHILDREN_PREVIEW = 5;
-
-const BUTTON_TEXT = { topic: 'View topic', topics: 'View topics' } as const;
 
 /** Collection page (spec §2): context header line, tree, selector (not for hubs), notice, hero, child cards. */
 export function CollectionPage({
   chrome, breadcrumbs, tree, deploymentSelector, notice, contextTitle, title, subhead, body, children, contact,
 }: CollectionPageModel) {
   // The visible button text ends each card's link; the title before it keeps every link's name unique.
-  const cards: CardLink[] = children.map(({ kind, ...card }) => ({ ...card, buttonText: BUTTON_TEXT[kind] }));
+  const t = stringsFor(chrome.lang);
+  const cards: CardLink[] = children.map(({ kind, ...card }) => ({ ...card, buttonText: kind === 'topic' ? t.topic.viewTopic : t.topic.viewTopics }));
   return (
     <Document chrome={chrome} sidebar={tree ? <PageTree tree={tree} /> : undefined}>
       <div className="collection">

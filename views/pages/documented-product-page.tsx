@@ -7,6 +7,7 @@ import { Subheader } from '../parts/subheader.tsx';
 import { LinkList } from '../parts/links.tsx';
 import { ProductHero } from '../parts/product-hero.tsx';
 import { ShowMore } from '../parts/show-more.tsx';
+import { stringsFor } from '../i18n/catalogue.tsx';
 
 /** Documentation child lists show this many links before 'Show more' (spec §4, §9). */
 export const LIST_PREVIEW = 5;
@@ -15,6 +16,7 @@ export const LIST_PREVIEW = 5;
 export function DocumentedProductPage({
   chrome, breadcrumbs, tree, deploymentSelector, notice, title, tagline, iconUrl, search, guides, lists, contact,
 }: DocumentedProductModel) {
+  const t = stringsFor(chrome.lang);
   return (
     <Document chrome={chrome} sidebar={tree ? <PageTree tree={tree} /> : undefined}>
       <div className="documented-product">
@@ -23,15 +25,15 @@ export function DocumentedProductPage({
         <ProductHero title={title} tagline={tagline} iconUrl={iconUrl}>
           <form className="search-form" action={search.action} method="get" role="search">
             {Object.entries(search.fields).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />)}
-            <label htmlFor="product-search" className="visually-hidden">{`Search ${title}`}</label>
-            <input id="product-search" name="searchTerm" type="search" placeholder={`Search ${title}`} />
-            <button type="submit">Search</button>
+            <label htmlFor="product-search" className="visually-hidden">{t.product.searchIn(title)}</label>
+            <input id="product-search" name="searchTerm" type="search" placeholder={t.product.searchIn(title)} />
+            <button type="submit">{t.product.search}</button>
           </form>
         </ProductHero>
 
         {guides.length > 0 ? (
           <section className="guides" aria-labelledby="guides-heading">
-            <h2 id="guides-heading">Guides</h2>
+            <h2 id="guides-heading">{t.product.guides}</h2>
             <CardGrid cards={guides} headingLevel={3} />
           </section>
         ) : null}

@@ -1,6 +1,7 @@
 import type { FormShellModel } from '../view-model.ts';
 import { Document } from '../layout/document.tsx';
 import { LinkList } from '../parts/links.tsx';
+import { stringsFor } from '../i18n/catalogue.tsx';
 
 /** The file-download form's frame height in pixels (spec §9). */
 export const FILE_DOWNLOAD_FORM_HEIGHT = 500;
@@ -11,6 +12,7 @@ export const FILE_DOWNLOAD_FORM_HEIGHT = 500;
  * region holds plain links to the same place.
  */
 export function FormShellPage({ chrome, kind, title, tagline, formUrl, partnerPortalHref, otherContacts }: FormShellModel) {
+  const t = stringsFor(chrome.lang);
   const requestsHref = formUrl ?? `${chrome.header.supportBase}/requests`;
   return (
     <Document chrome={chrome}>
@@ -27,17 +29,17 @@ export function FormShellPage({ chrome, kind, title, tagline, formUrl, partnerPo
         >
           <div className="form-fallback">
             {kind === 'myRequests' ? (
-              <p><a className="button-link" href={requestsHref}>Your requests</a></p>
+              <p><a className="button-link" href={requestsHref}>{t.forms.yourRequests}</a></p>
             ) : (
               <>
                 {kind === 'fileDownload'
-                  ? <p className="form-note">The download form loads here when JavaScript is available.</p>
+                  ? <p className="form-note">{t.forms.downloadLoadsHere}</p>
                   : null}
                 {formUrl
-                  ? <p><a className="button-link" href={formUrl}>Open the support form</a></p>
-                  : <p className="form-note">The support form is not available right now. Please try again later.</p>}
+                  ? <p><a className="button-link" href={formUrl}>{t.forms.openForm}</a></p>
+                  : <p className="form-note">{t.forms.formUnavailable}</p>}
                 {kind === 'partnerContact' && partnerPortalHref
-                  ? <p><a className="button-link secondary" href={partnerPortalHref}>Go to the partner portal</a></p>
+                  ? <p><a className="button-link secondary" href={partnerPortalHref}>{t.forms.partnerPortal}</a></p>
                   : null}
               </>
             )}
@@ -45,7 +47,7 @@ export function FormShellPage({ chrome, kind, title, tagline, formUrl, partnerPo
         </div>
         {otherContacts && otherContacts.length > 0 ? (
           <section className="other-contacts" aria-labelledby="other-contacts-heading">
-            <h2 id="other-contacts-heading">Other ways to reach us</h2>
+            <h2 id="other-contacts-heading">{t.forms.otherWays}</h2>
             <LinkList links={otherContacts} />
           </section>
         ) : null}

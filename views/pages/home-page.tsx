@@ -3,25 +3,24 @@ import { Document } from '../layout/document.tsx';
 import { CardGrid } from '../parts/card-grid.tsx';
 import { ContactBlock } from '../parts/contact-block.tsx';
 import { LinkList } from '../parts/links.tsx';
+import { stringsFor } from '../i18n/catalogue.tsx';
 
-const PLATFORMS = [
-  { value: 'cloud', label: 'Cloud' },
-  { value: 'data-center', label: 'Data Center' },
-] as const;
+const PLATFORMS = ['cloud', 'data-center'] as const;
 
 /** Support home (spec §2 Support home page v2). */
 export function HomePage({ chrome, title, tagline, featured, platform, products, resources, contact }: HomePageModel) {
   const shown = platform === 'cloud' ? products.cloud : products.dataCenter;
-  const selectedLabel = platform === 'cloud' ? 'Cloud' : 'Data Center';
+  const t = stringsFor(chrome.lang);
+  const label = (p: 'cloud' | 'data-center') => (p === 'cloud' ? t.header.cloud : t.header.dataCenter);
   return (
     <Document chrome={chrome}>
       <div className="home">
         <section className="hero">
           <h1>{title}</h1>
           <form className="search-form hero-search" action="/search-results/" method="get" role="search">
-            <label htmlFor="home-search" className="visually-hidden">Search</label>
-            <input id="home-search" name="searchTerm" type="search" placeholder="Tell us what you're looking for" />
-            <button type="submit">Search</button>
+            <label htmlFor="home-search" className="visually-hidden">{t.home.search}</label>
+            <input id="home-search" name="searchTerm" type="search" placeholder={t.home.searchPlaceholder} />
+            <button type="submit">{t.home.search}</button>
           </form>
           {tagline ? <p className="tagline hero-subheader">{tagline}</p> : null}
         </section>
@@ -34,13 +33,13 @@ export function HomePage({ chrome, title, tagline, featured, platform, products,
         ) : null}
 
         <section className="browse-products" aria-labelledby="browse-products-heading" data-island="platform-tabs">
-          <h2 id="browse-products-heading">Browse by product</h2>
-          <ul className="platform-tabs" aria-label="Platform">
+          <h2 id="browse-products-heading">{t.home.browseByProduct}</h2>
+          <ul className="platform-tabs" aria-label={t.home.platform}>
             {PLATFORMS.map((p) => (
-              <li key={p.value}>
-                <a href={`?platform=${p.value}`} className="platform-tab" data-platform={p.value}
-                  {...(p.value === platform ? { 'aria-current': 'page' as const } : {})}>
-                  {p.label}
+              <li key={p}>
+                <a href={`?platform=${p}`} className="platform-tab" data-platform={p}
+                  {...(p === platform ? { 'aria-current': 'page' as const } : {})}>
+                  {label(p)}
                 </a>
               </li>
             ))}
@@ -48,13 +47,13 @@ export function HomePage({ chrome, title, tagline, featured, platform, products,
           <div className="platform-panel" id="platform-panel" data-platform={platform}>
             {shown.length > 0
               ? <CardGrid cards={shown} headingLevel={3} />
-              : <p>{`No ${selectedLabel} products yet.`}</p>}
+              : <p>{t.home.noProducts(label(platform))}</p>}
           </div>
         </section>
 
         {resources.length > 0 ? (
           <section className="browse-resources" aria-labelledby="browse-resources-heading">
-            <h2 id="browse-resources-heading">Browse resources</h2>
+            <h2 id="browse-resources-heading">{t.home.browseResources}</h2>
             <CardGrid cards={resources} headingLevel={3} />
           </section>
         ) : null}

@@ -6,6 +6,7 @@ import { formatUpdated } from '../parts/dates.ts';
 import { PlatformNotice } from '../parts/platform-notice.tsx';
 import { FeedbackForm } from '../parts/feedback-form.tsx';
 import { ContactBlock } from '../parts/contact-block.tsx';
+import { stringsFor } from '../i18n/catalogue.tsx';
 
 /**
  * Knowledge-base article (spec §2): breadcrumb, title, platform notice, body, date, feedback,
@@ -14,6 +15,7 @@ import { ContactBlock } from '../parts/contact-block.tsx';
 export function KbArticlePage({
   chrome, breadcrumbs, title, notice, body, lastPublished, products, sidebarPlatform, feedback, contact, staffEditHint,
 }: KbArticleModel) {
+  const t = stringsFor(chrome.lang);
   const editHint = chrome.visitor.staff && staffEditHint;
   const editHref = chrome.editLinks?.documentEditor ?? chrome.editLinks?.contentEditor;
   return (
@@ -24,7 +26,7 @@ export function KbArticlePage({
           <h1>{title}</h1>
           {notice ? <PlatformNotice {...notice} /> : null}
           <Body body={body} />
-          {lastPublished ? <p className="updated">{`Updated on ${formatUpdated(lastPublished)}`}</p> : null}
+          {lastPublished ? <p className="updated">{t.topic.updatedOn(formatUpdated(lastPublished, t.locale))}</p> : null}
           <FeedbackForm feedback={feedback} />
           {products.length > 0 ? (
             <section aria-labelledby="related-products" className="related-products">

@@ -2,6 +2,7 @@ import type { Chrome } from '../view-model.ts';
 import { Document } from '../layout/document.tsx';
 import { Body, type BodyProps } from '../parts/body.tsx';
 import { formatUpdated } from '../parts/dates.ts';
+import { stringsFor } from '../i18n/catalogue.tsx';
 
 export interface LegalPageModel {
   chrome: Chrome;
@@ -12,12 +13,13 @@ export interface LegalPageModel {
 
 /** A legal or trust page linked from the footer (spec §2 footer links): a title and a body from content. */
 export function LegalPage({ chrome, title, body, lastPublished }: LegalPageModel) {
+  const t = stringsFor(chrome.lang);
   return (
     <Document chrome={chrome}>
       <article className="legal-page">
         <h1>{title}</h1>
         <Body body={body} />
-        {lastPublished ? <p className="updated">{`Updated on ${formatUpdated(lastPublished)}`}</p> : null}
+        {lastPublished ? <p className="updated">{t.topic.updatedOn(formatUpdated(lastPublished, t.locale))}</p> : null}
       </article>
     </Document>
   );

@@ -1,19 +1,21 @@
 import type { Chrome } from '../view-model.ts';
 import { Document } from '../layout/document.tsx';
 import { Body, type BodyProps } from '../parts/body.tsx';
+import { stringsFor } from '../i18n/catalogue.tsx';
 
 export function NotFoundPage({ chrome, title, body }: { chrome: Chrome; title: string; body: BodyProps | null }) {
+  const t = stringsFor(chrome.lang);
   return (
     <Document chrome={chrome}>
       <div className="not-found">
         <h1>{title}</h1>
         <Body body={body} />
         <form action="/search-results/" method="get" target="_blank" role="search" className="search-form">
-          <label htmlFor="not-found-search">Search support <span className="visually-hidden">(results open in a new tab)</span></label>
+          <label htmlFor="not-found-search">{t.notFound.searchSupport} <span className="visually-hidden">{t.notFound.resultsNewTab}</span></label>
           <input id="not-found-search" name="searchTerm" type="search" />
-          <button type="submit">Search</button>
+          <button type="submit">{t.notFound.search}</button>
         </form>
-        <p><a href={chrome.localePrefix || '/'}>Go to the support home page</a></p>
+        <p><a href={chrome.localePrefix || '/'}>{t.notFound.goHome}</a></p>
       </div>
     </Document>
   );

@@ -6,12 +6,14 @@ import { ContactBlock } from '../parts/contact-block.tsx';
 import { Subheader } from '../parts/subheader.tsx';
 import { LinkList } from '../parts/links.tsx';
 import { ProductHero } from '../parts/product-hero.tsx';
+import { stringsFor } from '../i18n/catalogue.tsx';
 
 /** Product landing page (spec §2): sub-header, notice, title, resource and collection cards, support forms. */
 export function ProductLandingPage({
   chrome, breadcrumbs, deploymentSelector, notice, title, tagline, iconUrl, docsHref, kbHref, resourcesHref, supportHref,
   resources, collections, supportForms, helpful, contact,
 }: ProductLandingModel) {
+  const t = stringsFor(chrome.lang);
   return (
     <Document chrome={chrome}>
       <div className="product-landing">
@@ -19,9 +21,9 @@ export function ProductLandingPage({
         <ProductHero title={title} tagline={tagline} iconUrl={iconUrl}>
           {docsHref || kbHref || resourcesHref ? (
             <ul className="product-links">
-              {docsHref ? <li><a href={docsHref}>{`${title} documentation`}</a></li> : null}
-              {kbHref ? <li><a href={kbHref}>{`${title} knowledge base`}</a></li> : null}
-              {resourcesHref ? <li><a href={resourcesHref}>{`${title} resources`}</a></li> : null}
+              {docsHref ? <li><a href={docsHref}>{t.product.documentation(title)}</a></li> : null}
+              {kbHref ? <li><a href={kbHref}>{t.product.knowledgeBase(title)}</a></li> : null}
+              {resourcesHref ? <li><a href={resourcesHref}>{t.product.resources(title)}</a></li> : null}
               {supportHref ? <li><a href={supportHref.href}>{supportHref.label}</a></li> : null}
             </ul>
           ) : null}
@@ -29,21 +31,21 @@ export function ProductLandingPage({
 
         {resources.length > 0 ? (
           <section aria-labelledby="product-resources-heading">
-            <h2 id="product-resources-heading">Resources</h2>
+            <h2 id="product-resources-heading">{t.product.resourcesHeading}</h2>
             <CardGrid cards={resources} headingLevel={3} />
           </section>
         ) : null}
 
         {collections.length > 0 ? (
           <section aria-labelledby="product-collections-heading">
-            <h2 id="product-collections-heading">Browse by topic</h2>
+            <h2 id="product-collections-heading">{t.product.browseByTopic}</h2>
             <CardGrid cards={collections} headingLevel={3} />
           </section>
         ) : null}
 
         {supportForms.length > 0 ? (
           <section aria-labelledby="product-support-heading">
-            <h2 id="product-support-heading">Get support</h2>
+            <h2 id="product-support-heading">{t.product.getSupport}</h2>
             <LinkList links={supportForms} />
           </section>
         ) : null}

@@ -11,6 +11,7 @@ import { FeedbackForm } from '../parts/feedback-form.tsx';
 import { ContactBlock } from '../parts/contact-block.tsx';
 import { Siblings } from '../parts/siblings.tsx';
 import { UpNext } from '../parts/up-next.tsx';
+import { stringsFor } from '../i18n/catalogue.tsx';
 
 /** Spec §5: 'On this page' shows only with at least two links. */
 export const TOC_MIN_ENTRIES = 2;
@@ -24,6 +25,7 @@ export function TopicPage({
   chrome, breadcrumbs, tree, deploymentSelector, notice, title, version, featuredVideo, body, toc,
   lastPublished, feedback, contact, exploreMore, siblings, communityHref, upNext,
 }: TopicPageModel) {
+  const t = stringsFor(chrome.lang);
   return (
     <Document chrome={chrome} sidebar={tree ? <PageTree tree={tree} /> : undefined}>
       <div className="page-with-sidebar reading-page">
@@ -34,30 +36,30 @@ export function TopicPage({
           </div>
           {notice ? <NoticeBanner notice={notice} /> : null}
           <h1>{title}</h1>
-          {version ? <p className="version-note">{`Data Center ${version}`}</p> : null}
+          {version ? <p className="version-note">{t.topic.dataCenterVersion(version)}</p> : null}
           {featuredVideo ? (
-            <p className="featured-video"><a href={featuredVideo.videoUrl}>Watch the video</a></p>
+            <p className="featured-video"><a href={featuredVideo.videoUrl}>{t.topic.watchVideo}</a></p>
           ) : null}
           <Body body={body} />
-          {lastPublished ? <p className="updated">{`Updated on ${formatUpdated(lastPublished)}`}</p> : null}
+          {lastPublished ? <p className="updated">{t.topic.updatedOn(formatUpdated(lastPublished, t.locale))}</p> : null}
           {upNext ? <UpNext model={upNext} /> : null}
           <FeedbackForm feedback={feedback} />
           <ContactBlock contact={contact} />
         </article>
-        <aside aria-label="More on this topic" className="reading-sidebar">
-          {exploreMore.length > 0 ? <ExploreMore links={exploreMore} /> : null}
+        <aside aria-label={t.topic.moreOnTopic} className="reading-sidebar">
+          {exploreMore.length > 0 ? <ExploreMore links={exploreMore} heading={t.topic.exploreMore} /> : null}
           {siblings ? <Siblings model={siblings} /> : null}
           {/* 'On this page' and the community link stick together, so the sticky box never covers the link. */}
           <div className="sidebar-sticky">
             {toc.length >= TOC_MIN_ENTRIES ? (
               <nav className="on-this-page" aria-labelledby="on-this-page-heading">
-                <h2 id="on-this-page-heading">On this page</h2>
+                <h2 id="on-this-page-heading">{t.topic.onThisPage}</h2>
                 <ul>
                   {toc.map((item) => <li key={item.id} className={`toc-level-${item.level}`}><a href={`#${item.id}`}>{item.text}</a></li>)}
                 </ul>
               </nav>
             ) : null}
-            <p className="community-link"><a href={communityHref}>Ask the community</a></p>
+            <p className="community-link"><a href={communityHref}>{t.topic.askCommunity}</a></p>
           </div>
         </aside>
       </div>
@@ -65,10 +67,10 @@ export function TopicPage({
   );
 }
 
-function ExploreMore({ links }: { links: CardLink[] }) {
+function ExploreMore({ links, heading }: { links: CardLink[]; heading: string }) {
   return (
     <div className="explore-more">
-      <h2>Explore more</h2>
+      <h2>{heading}</h2>
       <ul>
         {links.map((l, i) => <li key={`${i}-${l.href}`}><SiteLink href={l.href} external={l.external}>{l.title}</SiteLink></li>)}
       </ul>

@@ -9,6 +9,7 @@ import { FeedbackForm } from '../parts/feedback-form.tsx';
 import { ContactBlock } from '../parts/contact-block.tsx';
 import { Siblings } from '../parts/siblings.tsx';
 import { UpNext } from '../parts/up-next.tsx';
+import { stringsFor } from '../i18n/catalogue.tsx';
 
 /** Child topic lists collapse to this many cards when longer (spec §4, §9). */
 export const TOPICS_PREVIEW = 5;
@@ -17,7 +18,8 @@ export const TOPICS_PREVIEW = 5;
 export function TopicSetPage({
   chrome, breadcrumbs, tree, title, overview, topics, feedback, contact, siblings, upNext,
 }: TopicSetPageModel) {
-  const cards: CardLink[] = topics.map((t) => ({ ...t, buttonText: 'View topic' }));
+  const t = stringsFor(chrome.lang);
+  const cards: CardLink[] = topics.map((topic) => ({ ...topic, buttonText: t.topic.viewTopic }));
   return (
     <Document chrome={chrome} sidebar={tree ? <PageTree tree={tree} /> : undefined}>
       <div className="page-with-sidebar reading-page">
@@ -27,7 +29,7 @@ export function TopicSetPage({
           <Body body={overview} />
           {cards.length > 0 ? (
             <div className="topic-set-topics">
-              <ShowMore items={cards} first={TOPICS_PREVIEW} summary={(hidden) => `Show ${hidden} more`} render={(shown) => <CardGrid cards={shown} headingLevel={2} />} />
+              <ShowMore items={cards} first={TOPICS_PREVIEW} summary={t.showCountMore} render={(shown) => <CardGrid cards={shown} headingLevel={2} />} />
             </div>
           ) : null}
           {upNext ? <UpNext model={upNext} /> : null}
@@ -35,7 +37,7 @@ export function TopicSetPage({
           <ContactBlock contact={contact} />
         </article>
         {siblings && siblings.items.length > 0 ? (
-          <aside aria-label="More in this section" className="reading-sidebar">
+          <aside aria-label={t.topic.moreInSection} className="reading-sidebar">
             <Siblings model={siblings} />
           </aside>
         ) : null}

@@ -1,20 +1,22 @@
 import type { HeaderModel, Link, Visitor } from '../view-model.ts';
 import { IconGlyph } from './icon.tsx';
+import { useStrings } from '../i18n/catalogue.tsx';
 
 /** The signed-in visitor's avatar menu (spec §2 account menu links, §6 partner user). */
 export function AccountMenu({ visitor, header }: { visitor: Visitor; header: HeaderModel }) {
+  const t = useStrings();
   const who = visitor.displayName || visitor.email;
   const base = header.supportBase.replace(/\/+$/, '');
   const links: Link[] = visitor.partner
     ? [
-        { label: 'View Support Requests', href: `${base}/requests` },
-        { label: 'Named contacts', href: `${base}/named-contact` },
+        { label: t.account.viewSupportRequests, href: `${base}/requests` },
+        { label: t.account.namedContacts, href: `${base}/named-contact` },
       ]
-    : [{ label: 'View requests', href: `${base}/requests` }];
+    : [{ label: t.account.viewRequests, href: `${base}/requests` }];
   links.push(
-    { label: 'Manage profile', href: header.manageProfileHref },
-    { label: 'Switch account', href: header.switchAccountHref },
-    { label: 'Log out', href: header.logoutHref },
+    { label: t.account.manageProfile, href: header.manageProfileHref },
+    { label: t.account.switchAccount, href: header.switchAccountHref },
+    { label: t.account.logOut, href: header.logoutHref },
   );
   return (
     <details className="header-menu account-menu" data-island="header-menu" data-menu="account">
@@ -24,7 +26,7 @@ export function AccountMenu({ visitor, header }: { visitor: Visitor; header: Hea
         ) : (
           <span className="avatar" aria-hidden="true">{initials(who) || <IconGlyph name="user" />}</span>
         )}
-        <span className="visually-hidden">{who ? `Account menu for ${who}` : 'Account menu'}</span>
+        <span className="visually-hidden">{who ? t.account.menuFor(who) : t.account.menu}</span>
       </summary>
       <div className="menu-panel">
         {who ? (

@@ -1,5 +1,6 @@
 import type { CardLink } from '../view-model.ts';
 import { anchorProps, linkTarget } from './links.tsx';
+import { useStrings } from '../i18n/catalogue.tsx';
 
 /**
  * A grid of link cards: a list whose items each carry a heading (of the level the page needs) holding the
@@ -7,6 +8,7 @@ import { anchorProps, linkTarget } from './links.tsx';
  * foot of the card), so every link's accessible name includes the card title and stays unique.
  */
 export function CardGrid({ cards, headingLevel }: { cards: CardLink[]; headingLevel: 2 | 3 }) {
+  const t = useStrings();
   if (cards.length === 0) return null;
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
@@ -20,7 +22,7 @@ export function CardGrid({ cards, headingLevel }: { cards: CardLink[]; headingLe
           <Heading className="card-title">
             <a {...anchorProps(target)}>
               <span className="card-name">{card.title}</span>
-              {target.external ? <span className="visually-hidden"> (opens in a new tab)</span> : null}
+              {target.external ? <span className="visually-hidden">{t.opensInNewTab}</span> : null}
               {card.buttonText ? <>{' '}<span className="card-button">{card.buttonText}</span></> : null}
             </a>
           </Heading>

@@ -1,6 +1,11 @@
-const MONTH_D_YYYY = new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+const formats = new Map<string, Intl.DateTimeFormat>();
 
-/** 'Month D, YYYY' in UTC (spec §2 KB article). */
-export function formatUpdated(iso: string): string {
-  return MONTH_D_YYYY.format(new Date(iso));
+/** The date in the page's language, in UTC: 'Month D, YYYY' in English (spec §2 KB article), 'YYYY年M月D日' in Japanese. */
+export function formatUpdated(iso: string, locale = 'en-US'): string {
+  let format = formats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+    formats.set(locale, format);
+  }
+  return format.format(new Date(iso));
 }

@@ -1,4 +1,5 @@
 import type { DeploymentSelectorModel } from '../view-model.ts';
+import { useStrings } from '../i18n/catalogue.tsx';
 
 /** Spec §5: buttons only when a cloud URL exists and either a Data Center URL or versions exist. */
 export function showsDeploymentSelector(model: DeploymentSelectorModel): boolean {
@@ -10,22 +11,23 @@ export function showsDeploymentSelector(model: DeploymentSelectorModel): boolean
  * without JavaScript; a script may later open the version modal instead (data-island="version-selector").
  */
 export function DeploymentSelector({ model }: { model: DeploymentSelectorModel }) {
+  const t = useStrings();
   if (!showsDeploymentSelector(model)) return null;
   const selected = model.versions.find((v) => v.selected)?.number ?? model.versions[0]?.number;
   return (
-    <nav aria-label="Deployment" className="deployment-selector" data-island="version-selector">
+    <nav aria-label={t.deployment.label} className="deployment-selector" data-island="version-selector">
       <ul className="deployment-options">
-        <li><DeploymentLink label="Cloud" href={model.cloudHref} current={model.current === 'cloud'} /></li>
-        <li><DeploymentLink label="Data Center" href={model.dataCenterHref} current={model.current === 'data-center'} /></li>
+        <li><DeploymentLink label={t.deployment.cloud} href={model.cloudHref} current={model.current === 'cloud'} /></li>
+        <li><DeploymentLink label={t.deployment.dataCenter} href={model.dataCenterHref} current={model.current === 'data-center'} /></li>
       </ul>
       {model.versions.length > 0 ? (
         <form className="version-form" method="get" action={model.versionAction}>
           {Object.entries(model.versionFields).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />)}
-          <label htmlFor="version-select">Data Center version</label>
+          <label htmlFor="version-select">{t.deployment.version}</label>
           <select id="version-select" name="version" defaultValue={selected}>
             {model.versions.map((v) => <option key={v.number} value={v.number}>{v.number}</option>)}
           </select>
-          <button type="submit">Go</button>
+          <button type="submit">{t.deployment.go}</button>
         </form>
       ) : null}
     </nav>

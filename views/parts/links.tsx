@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react';
 import type { Link } from '../view-model.ts';
+import { useStrings } from '../i18n/catalogue.tsx';
 import { classifyUrl } from '../../server/content/urls.ts';
-
-const NEW_TAB = ' (opens in a new tab)';
 
 /**
  * How to render a link from content: its href, and whether it leaves the site — decided by the one
@@ -22,12 +21,13 @@ export function anchorProps(target: { href: string; external: boolean }) {
 
 /** A link; one to another site opens in a new tab and says so to screen readers. */
 export function SiteLink({ href, external, className, children }: { href: string; external?: boolean | undefined; className?: string; children: ReactNode }) {
+  const t = useStrings();
   const target = linkTarget(href, external);
   if (!target) return <span className={className}>{children}</span>;
   return (
     <a className={className} {...anchorProps(target)}>
       {children}
-      {target.external ? <span className="visually-hidden">{NEW_TAB}</span> : null}
+      {target.external ? <span className="visually-hidden">{t.opensInNewTab}</span> : null}
     </a>
   );
 }

@@ -1,4 +1,5 @@
 import type { PageTreeModel, TreeNode } from '../view-model.ts';
+import { useStrings } from '../i18n/catalogue.tsx';
 
 /** Deepest level the tree shows (spec §3: up to three levels). */
 const MAX_LEVEL = 3;
@@ -13,8 +14,9 @@ const MAX_LEVEL = 3;
  * The summary is the small toggle next to the link.
  */
 export function PageTree({ tree }: { tree: PageTreeModel }) {
+  const t = useStrings();
   return (
-    <nav aria-label="Documentation" className="page-tree" data-island="page-tree">
+    <nav aria-label={t.tree.label} className="page-tree" data-island="page-tree">
       <p className="page-tree-title"><a href={tree.href}>{tree.title}</a></p>
       {tree.nodes.length > 0 ? <TreeList nodes={tree.nodes} level={1} /> : null}
     </nav>
@@ -34,6 +36,7 @@ function NodeLink({ node }: { node: TreeNode }) {
 }
 
 function TreeItem({ node, level }: { node: TreeNode; level: number }) {
+  const t = useStrings();
   const children = level < MAX_LEVEL ? node.children : [];
   const className = node.current ? 'page-tree-item is-current' : 'page-tree-item';
   if (children.length === 0) return <li className={className}><NodeLink node={node} /></li>;
@@ -41,7 +44,7 @@ function TreeItem({ node, level }: { node: TreeNode; level: number }) {
     <li className={`${className} has-children`}>
       <NodeLink node={node} />
       <details open={node.open}>
-        <summary><span className="visually-hidden">{`Pages in ${node.title}`}</span></summary>
+        <summary><span className="visually-hidden">{t.tree.pagesIn(node.title)}</span></summary>
         <TreeList nodes={children} level={level + 1} />
       </details>
     </li>

@@ -1,4 +1,5 @@
 import type { SiblingItem, SiblingsModel } from '../view-model.ts';
+import { useStrings } from '../i18n/catalogue.tsx';
 
 /** Items the sibling window shows (spec §9). */
 export const SIBLING_WINDOW_SIZE = 5;
@@ -16,8 +17,6 @@ export function siblingWindow(count: number, index: number): { start: number; en
   return { start, end: start + SIBLING_WINDOW_SIZE };
 }
 
-const PROGRESS_TEXT = { visited: 'visited', current: 'current page', upcoming: 'not visited yet' } as const;
-
 /**
  * Sibling pages in the sidebar. Window mode shows five around the current page and keeps the rest
  * in 'Show N more' disclosures, so every sibling is reachable without JavaScript; a script may later
@@ -25,6 +24,7 @@ const PROGRESS_TEXT = { visited: 'visited', current: 'current page', upcoming: '
  * lists every sibling marked visited, current or upcoming.
  */
 export function Siblings({ model }: { model: SiblingsModel }) {
+  const t = useStrings();
   if (model.items.length === 0) return null;
   const currentIndex = model.items.findIndex((i) => i.current);
   if (model.mode === 'progress') {
@@ -37,7 +37,7 @@ export function Siblings({ model }: { model: SiblingsModel }) {
             return (
               <li key={`${i}-${item.href}`} className={`progress-${state}`}>
                 <SiblingLink item={item} />
-                <span className="visually-hidden">{` (${PROGRESS_TEXT[state]})`}</span>
+                <span className="visually-hidden">{` (${t.siblings[state]})`}</span>
               </li>
             );
           })}
@@ -66,9 +66,10 @@ function progressByPosition(index: number, current: number): 'visited' | 'curren
 }
 
 function More({ items, offset, where }: { items: SiblingItem[]; offset: number; where: 'above' | 'below' }) {
+  const t = useStrings();
   return (
     <details className={`siblings-more siblings-more-${where}`}>
-      <summary>{`Show ${items.length} more`}<span className="visually-hidden">{` pages ${where}`}</span></summary>
+      <summary>{t.showCountMore(items.length)}<span className="visually-hidden">{where === 'above' ? t.siblings.pagesAbove : t.siblings.pagesBelow}</span></summary>
       <SiblingList items={items} offset={offset} />
     </details>
   );
