@@ -12,11 +12,11 @@
  * imported into; it is kept.
  */
 import { spawn, execFileSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { openDb, pgliteDirFor } from '../server/db/driver.ts';
 import { closeOnce, freshDb, type BenchDb } from './bench-db.ts';
+import { freePort, waitFor } from './bench-http.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { importContent, vacuumContent } from '../server/content/import.ts';
 import { loadJudgements, meanReciprocalRank } from '../server/search/relevance.ts';
@@ -179,28 +179,4 @@ try {
     await new Promise((r) => server?.once('exit', r));
   }
   await bench.done();
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-async function waitFor(url: string): Promise<void> {
-  const deadline = performance.now() + 120_000;
-  while (performance.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`the server did not answer ${url}`);
 }

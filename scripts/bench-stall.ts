@@ -8,11 +8,11 @@
  * the searches, the search latencies, and the medians over the rounds.
  */
 import { spawn, execFileSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { importContent } from '../server/content/import.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { freshDb } from './bench-db.ts';
+import { freePort, waitFor } from './bench-http.ts';
 
 const args = process.argv.slice(2);
 const roundsAt = args.indexOf('--rounds');
@@ -143,28 +143,4 @@ try {
     await stopping;
   }
   await bench.done();
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-async function waitFor(url: string): Promise<void> {
-  const deadline = performance.now() + 120_000;
-  while (performance.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`the server did not answer ${url}`);
 }

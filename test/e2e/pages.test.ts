@@ -1,40 +1,9 @@
 import t from 'tap';
 import { serve, openPage, axeViolations } from './browser.ts';
-import { SAMPLE_CONTENT, PREVIEW_TOKEN } from '../helpers/build.ts';
+import { SAMPLE_CONTENT } from '../helpers/build.ts';
+import { PAGE_TYPES } from '../fixtures/page-types.ts';
 
-// One representative page of each type built so far, from the sample content.
-const PAGES = {
-  home: '/',
-  'home, data center tab': '/?platform=data-center',
-  'product landing': '/tracklight-cloud',
-  'documented product home': '/tracklight-data-center/11.3/docs',
-  collection: '/tracklight-cloud/docs/search-and-filters',
-  'hub collection': '/migration/docs/plan-and-run-your-migration',
-  'product support': '/tracklight-cloud/support',
-  'related resources': '/tracklight-cloud/resources',
-  guide: '/tracklight-cloud/docs/get-started',
-  'topic set': '/tracklight-cloud/docs/plan-your-first-sprint',
-  topic: '/tracklight-cloud/docs/write-rich-issue-descriptions',
-  'guide topic': '/tracklight-cloud/docs/configure-board-columns',
-  'topic, feedback reasons': '/tracklight-cloud/docs/save-and-share-a-filter?feedback=reasons',
-  'topic, feedback thanks': '/tracklight-cloud/docs/save-and-share-a-filter?feedback=thanks',
-  'versioned topic': '/pagewell-data-center/9.5/docs/tune-the-content-cache',
-  'KB home': '/tracklight/kb',
-  'KB article': '/tracklight/kb/cluster-node-stuck-starting',
-  'Japanese topic': '/keyward-cloud/docs/set-up-saml-sso-ja',
-  contact: '/contact',
-  'Japanese contact': '/ja/contact',
-  'hot contact': '/hot-contact',
-  'partner contact': '/partnercontact',
-  'status page contact': '/statuspage-contact',
-  'my requests': '/requests',
-  'file download': '/file-download',
-  'version not found': '/version-switch?entry=tracklight-data-center-configure-json-logging&version=10.4&from=11.3',
-  'preview error': '/preview/preview-error?preview=' + PREVIEW_TOKEN,
-  'not found': '/no-such-page',
-  'legal page': '/legal/privacy-policy',
-  'Japanese home': '/ja',
-} as const;
+const PAGES = PAGE_TYPES;
 
 t.test('pages in a real browser', async (t) => {
   const { base, browser } = await serve(t, { contentDir: SAMPLE_CONTENT });

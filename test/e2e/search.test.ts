@@ -63,7 +63,7 @@ t.test('search in a real browser', async (t) => {
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.waitForURL(/searchTerm=configure/);
     t.equal(params(page).get('searchTerm'), 'configure', 'the form submits the term in the URL');
-    t.equal(await status(page).textContent(), '57 results');
+    t.equal(await status(page).textContent(), '59 results');
     t.equal(await page.locator('.search-result').count(), 10, 'a page of results');
 
     await page.getByRole('navigation', { name: 'Pagination' }).getByRole('link', { name: 'Page 2' }).click();
@@ -124,7 +124,7 @@ t.test('search in a real browser', async (t) => {
       const requests = regionRequests(page);
       const entries = await page.evaluate(() => history.length);
       await term(page).pressSequentially('configure', { delay: 60 });
-      t.equal(await statusReads(page, /^57 results$/), '57 results', 'results appear');
+      t.equal(await statusReads(page, /^59 results$/), '59 results', 'results appear');
       t.equal(requests.length, 1, 'one request for the whole word');
       t.equal(requests[0]?.url.searchParams.get('searchTerm'), 'configure', 'for the final term');
       const times = await page.evaluate(() => (window as unknown as { times: { input: number; request: number } }).times);
@@ -161,7 +161,7 @@ t.test('search in a real browser', async (t) => {
 
       await term(page).fill('sprint');
       await page.getByRole('button', { name: 'Search', exact: true }).click();
-      t.equal(await statusReads(page, /^12 results$/), '12 results', 'the Search button searches too');
+      t.equal(await statusReads(page, /^13 results$/), '13 results', 'the Search button searches too');
       t.equal(params(page).get('searchTerm'), 'sprint');
       t.ok(await samePage(page));
       await page.context().close();
@@ -174,13 +174,13 @@ t.test('search in a real browser', async (t) => {
 
       await page.getByRole('link', { name: 'Page 2' }).click();
       await page.waitForURL(/page=2/);
-      await statusReads(page, /^57 results$/);
+      await statusReads(page, /^59 results$/);
       t.equal(await page.locator('.search-result-title a').first().getAttribute('data-position'), '11', 'page 2');
 
       await page.getByRole('navigation', { name: 'Content types' }).getByRole('link', { name: /^Topics/ }).click();
       await page.waitForURL(/contentType=topic/);
       t.equal(params(page).get('page'), null, 'a tab returns to page 1');
-      t.equal(await statusReads(page, /^45 results$/), '45 results');
+      t.equal(await statusReads(page, /^47 results$/), '47 results');
 
       await page.getByRole('link', { name: /^Pagewell Data Center/ }).click();
       await page.waitForURL(/product=pagewell/);
@@ -256,7 +256,7 @@ t.test('search in a real browser', async (t) => {
       await term(page).press('Enter');
       await later(300);
       t.ok(await page.locator('#search-results-region.is-loading[aria-busy="true"]').count(), 'still loading after the abort');
-      t.equal(await statusReads(page, /^12 results$/), '12 results', 'the newer search wins');
+      t.equal(await statusReads(page, /^13 results$/), '13 results', 'the newer search wins');
       t.equal(params(page).get('searchTerm'), 'sprint');
       t.same(failed, ['board'], 'the older request was aborted');
       const classes = await page.evaluate(() => (window as unknown as { classHistory: () => string[] }).classHistory());
@@ -294,7 +294,7 @@ t.test('search in a real browser', async (t) => {
       // The states as the enhancement swaps them in.
       const page = await openEnhanced(browser, base + SEARCH, viewport);
       await term(page).fill('configure');
-      await statusReads(page, /^57 results$/);
+      await statusReads(page, /^59 results$/);
       t.same(await axeViolations(page), [], `results swapped in, ${viewport}`);
       await term(page).fill('zzzqqq');
       await statusReads(page, /^0 results$/);

@@ -6,44 +6,17 @@ import { promisify } from 'node:util';
 import t from 'tap';
 import vnuJar from 'vnu-jar';
 import { build, SAMPLE_CONTENT, PREVIEW_TOKEN } from '../helpers/build.ts';
+import { PAGE_TYPES } from '../fixtures/page-types.ts';
 
 const run = promisify(execFile);
 
-/** One page of every page type and state, as a visitor gets it (the same list the browser journeys audit). */
+/** Every page type and state of the browser journeys, and the search page's states. */
 const PAGES = {
-  home: '/',
-  'Japanese home': '/ja',
-  'product landing': '/tracklight-cloud',
-  'product support': '/tracklight-cloud/support',
-  'related resources': '/tracklight-cloud/resources',
-  'documented product home': '/tracklight-data-center/11.3/docs',
-  collection: '/tracklight-cloud/docs/search-and-filters',
-  'hub collection': '/migration/docs/plan-and-run-your-migration',
-  guide: '/tracklight-cloud/docs/get-started',
-  'topic set': '/tracklight-cloud/docs/plan-your-first-sprint',
-  topic: '/tracklight-cloud/docs/write-rich-issue-descriptions',
-  'guide topic': '/tracklight-cloud/docs/configure-board-columns',
-  'topic, feedback reasons': '/tracklight-cloud/docs/save-and-share-a-filter?feedback=reasons',
-  'topic, feedback thanks': '/tracklight-cloud/docs/save-and-share-a-filter?feedback=thanks',
-  'versioned topic': '/pagewell-data-center/9.5/docs/tune-the-content-cache',
-  'KB home': '/tracklight/kb',
-  'KB article': '/tracklight/kb/cluster-node-stuck-starting',
-  'Japanese topic': '/keyward-cloud/docs/set-up-saml-sso-ja',
-  contact: '/contact',
-  'Japanese contact': '/ja/contact',
-  'hot contact': '/hot-contact',
-  'partner contact': '/partnercontact',
-  'status page contact': '/statuspage-contact',
-  'my requests': '/requests',
-  'file download': '/file-download',
-  'legal page': '/legal/privacy-policy',
-  'version not found': '/version-switch?entry=tracklight-data-center-configure-json-logging&version=10.4&from=11.3',
-  'preview error': `/preview/preview-error?preview=${PREVIEW_TOKEN}`,
+  ...PAGE_TYPES,
   'preview of a page': `/preview/tracklight-cloud-automate-issue-triage?preview=${PREVIEW_TOKEN}`,
-  'not found': '/no-such-page',
   'search, empty': '/search-results/',
   'search, results': '/search-results/?searchTerm=sprint',
-  'search, page 2 with filters': '/search-results/?searchTerm=sprint&deployment=cloud&product=tracklight&page=2',
+  'search, page 2, sorted': '/search-results/?searchTerm=configure&sort=last_published&page=2',
   'search, no results': '/search-results/?searchTerm=zzzzqqqq',
   'search, spelling rewrite': '/search-results/?searchTerm=sprnt%20planing',
 } as const;

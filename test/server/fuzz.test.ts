@@ -47,6 +47,8 @@ t.test(`fuzz: ${REQUESTS} requests over every route, seed ${SEED}`, async (t) =>
   t.teardown(() => server.close());
   await server.register(app, { config, db });
   await server.ready();
+  // The import at start runs in the background: fuzz the site with its content stored (and /readyz ready).
+  await server.contentReady;
   t.ok(routes.some((r) => r.url === '/gateway/api/help-content/v2/search') && routes.some((r) => r.url === '/feedback')
     && routes.some((r) => r.url === '/preview/:id') && routes.some((r) => r.url === '/*'), `${routes.length} routes listed from the app`);
 

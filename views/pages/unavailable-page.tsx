@@ -1,3 +1,5 @@
+import { BareDocument } from '../layout/bare-document.tsx';
+
 /**
  * What a visitor sees while the database is away (DESIGN "Running safely"): a whole document that
  * needs nothing stored (no header menus, no footer links), the site's stylesheet, and a way to retry.
@@ -13,22 +15,11 @@ export interface UnavailablePageProps {
 
 export function UnavailablePage({ css, retryHref, notSaved, retryAfterSeconds }: UnavailablePageProps) {
   return (
-    <html lang="en">
-      <head>
-        <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <title>Unavailable for a moment</title>
-        <link rel="stylesheet" href={css} />
-      </head>
-      <body>
-        <main id="maincontent" className="unavailable">
-          <h1>This page is unavailable for a moment</h1>
-          <p>We can&apos;t reach our help content right now. Please try again in {retryAfterSeconds} seconds or so.</p>
-          {notSaved ? <p>What you sent has not been saved. Please send it again once the page is back.</p> : null}
-          <p><a href={retryHref}>Try again</a></p>
-        </main>
-      </body>
-    </html>
+    <BareDocument title="Unavailable for a moment" css={css} className="unavailable">
+      <h1>This page is unavailable for a moment</h1>
+      <p>We can&apos;t reach our help content right now. Please try again in {retryAfterSeconds} seconds or so.</p>
+      {notSaved ? <p>What you sent has not been saved. Please send it again once the page is back.</p> : null}
+      <p><a href={retryHref}>Try again</a></p>
+    </BareDocument>
   );
 }
