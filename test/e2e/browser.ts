@@ -1,8 +1,10 @@
+import tap from 'tap';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { findChromiumOrPlaywright, CHROMIUM_ARGS } from '../../scripts/find-chromium.mjs';
-import { build, type BuildOptions } from '../helpers/build.ts';
+import { build, SAMPLE_CONTENT, type BuildOptions } from '../helpers/build.ts';
+import { PAGE_TYPES } from '../fixtures/page-types.ts';
 
 type Test = { teardown: (fn: () => unknown) => void };
 
@@ -40,4 +42,30 @@ export async function openPage(browser: Browser, url: string, options: { scripts
 export async function axeViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
   return results.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} (${v.help})`));
+}
+
+/**
+ * Every page type and state, at desktop and phone widths, with JavaScript on or off: axe (WCAG 2.0–2.2
+ * A/AA) finds nothing, there is one heading 1, and the islands script runs only when scripts do. Each
+ * mode is its own test file, so the two run side by side.
+ */
+export function auditPageTypes(javaScript: boolean) {
+  tap.test(`page types when JavaScript is ${javaScript ? 'available' : 'unavailable'}`, async (t) => {
+    const { base, browser } = await serve(t, { contentDir: SAMPLE_CONTENT });
+    for (const [name, path] of Object.entries(PAGE_TYPES)) {
+      for (const viewport of ['desktop', 'mobile'] as const) {
+        const page = await openPage(browser, base + path, { scripts: javaScript ? 'on' : 'blocked', viewport });
+        t.same(await axeViolations(page), [], `${name} (${viewport}) has no WCAG A/AA violations`);
+        t.equal(await page.locator('h1').count(), 1, `${name} has one heading 1`);
+        const enhanced = await page.evaluate(() => document.documentElement.classList.contains('js-enabled'));
+        t.equal(enhanced, javaScript, 'the islands script runs only when JavaScript is on');
+        await page.context().close();
+        if (!javaScript) {
+          const plain = await openPage(browser, base + path, { scripts: 'off', viewport });
+          t.equal(await plain.locator('h1').count(), 1, `${name} renders with JavaScript disabled`);
+          await plain.context().close();
+        }
+      }
+    }
+  });
 }

@@ -1,32 +1,12 @@
 import t from 'tap';
-import { serve, openPage, axeViolations } from './browser.ts';
+import { serve, openPage } from './browser.ts';
 import { SAMPLE_CONTENT } from '../helpers/build.ts';
 import { PAGE_TYPES } from '../fixtures/page-types.ts';
 
 const PAGES = PAGE_TYPES;
 
-t.test('pages in a real browser', async (t) => {
+t.test('page journeys in a real browser', async (t) => {
   const { base, browser } = await serve(t, { contentDir: SAMPLE_CONTENT });
-
-  for (const javaScript of [false, true]) {
-    t.test(`when JavaScript is ${javaScript ? 'available' : 'unavailable'}`, async (t) => {
-      for (const [name, path] of Object.entries(PAGES)) {
-        for (const viewport of ['desktop', 'mobile'] as const) {
-          const page = await openPage(browser, base + path, { scripts: javaScript ? 'on' : 'blocked', viewport });
-          t.same(await axeViolations(page), [], `${name} (${viewport}) has no WCAG A/AA violations`);
-          t.equal(await page.locator('h1').count(), 1, `${name} has one heading 1`);
-          const enhanced = await page.evaluate(() => document.documentElement.classList.contains('js-enabled'));
-          t.equal(enhanced, javaScript, 'the islands script runs only when JavaScript is on');
-          await page.context().close();
-          if (!javaScript) {
-            const plain = await openPage(browser, base + path, { scripts: 'off', viewport });
-            t.equal(await plain.locator('h1').count(), 1, `${name} renders with JavaScript disabled`);
-            await plain.context().close();
-          }
-        }
-      }
-    });
-  }
 
   t.test('the skip link moves keyboard focus to the main content', async (t) => {
     const page = await openPage(browser, base + PAGES.topic, { scripts: 'on', viewport: 'desktop' });

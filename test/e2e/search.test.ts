@@ -239,7 +239,8 @@ t.test('search in a real browser', async (t) => {
       const page = await openEnhanced(browser, base + SEARCH);
       const failed: string[] = [];
       page.on('requestfailed', (request) => { failed.push(new URL(request.url()).searchParams.get('searchTerm') ?? ''); });
-      await routeRegion(page, async (route) => { await later(800); await route.continue(); });
+      // Long enough that the first search is still running when the second starts, on a busy machine too.
+      await routeRegion(page, async (route) => { await later(2000); await route.continue(); });
       // Every value the region's class has had, in order: the loading state may be switched off only once.
       await page.evaluate(() => {
         const region = document.getElementById('search-results-region')!;

@@ -1,0 +1,3 @@
+import { auditPageTypes } from './browser.ts';
+
+auditPageTypes(true);
