@@ -6,7 +6,7 @@
  *
  *   DATABASE_URL=postgres://… npm run bench:outage
  */
-import { buildOpen, proxiedDb, listenerPid } from '../test/helpers/proxied-db.ts';
+import { buildOpen, feedbackPoster, proxiedDb, listenerPid } from '../test/helpers/proxied-db.ts';
 
 const OUTAGE_MS = 10_000;
 const PAGE = '/acme-cloud/docs/first-steps';
@@ -26,19 +26,8 @@ const pdb = await proxiedDb(t);
 const app = await buildOpen(t, pdb.db);
 let invalidations = 0;
 app.content.onInvalidate(() => invalidations++);
-const token = /name="_csrf" value="([^"]+)"/.exec((await app.inject(PAGE)).body)?.[1] ?? '';
 await app.inject(KB);
-// Each write comes from an established visitor (a signed cookie of its own), whose id names its row.
-const ids = new Map<string, string>();
-const post = (label: string) => {
-  const visitor = app.visitorIds.create();
-  ids.set(label, visitor.id);
-  return app.inject({
-    method: 'POST', url: '/feedback',
-    payload: new URLSearchParams({ _csrf: token, entryId: 'acme-cloud-first-steps', returnTo: PAGE, helpful: 'yes' }).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded', host: 'localhost', cookie: `sp_visitor=${visitor.cookie}` },
-  }).then((r) => r);
-};
+const post = await feedbackPoster(app, PAGE, 'acme-cloud-first-steps');
 
 // Writes all along, one every 20 ms: every 303 must be stored.
 let writing = true;
@@ -91,7 +80,7 @@ writing = false;
 await writer;
 const { rows } = await pdb.direct.query<{ visitor_key: string }>(`select visitor_key from feedback`);
 const stored = new Set(rows.map((r) => r.visitor_key));
-const lost = acknowledged.filter((v) => !stored.has(ids.get(v) ?? v)).length;
+const lost = acknowledged.filter((v) => !stored.has(post.idOf(v))).length;
 
 const fmt = (m: Map<number, number>) => [...m].sort().map(([s, n]) => `${s}×${n}`).join(' ');
 console.log(`PostgreSQL outage of ${OUTAGE_MS / 1000} s (all connections cut, new ones refused)`);

@@ -4,8 +4,7 @@
  * where every connection is cut and new ones are refused by a TCP proxy between the app and the server.
  */
 import t from 'tap';
-import type { FastifyInstance } from 'fastify';
-import { buildOpen, proxiedDb, waitFor, listenerPid, type ProxiedDb } from '../helpers/proxied-db.ts';
+import { buildOpen, feedbackPoster, proxiedDb, waitFor, listenerPid, type ProxiedDb } from '../helpers/proxied-db.ts';
 import { CONTENT_CHANNEL } from '../../server/content/import.ts';
 import { CONNECT_TIMEOUT_MS } from '../../server/db/driver.ts';
 
@@ -30,7 +29,7 @@ if (!process.env.DATABASE_URL) {
     let invalidations = 0;
     app.content.onInvalidate(() => invalidations++);
 
-    const post = await feedbackPoster(app);
+    const post = await feedbackPoster(app, PAGE, ENTRY);
     const feedbackRows = async () =>
       (await pdb.direct.query<{ n: number }>(`select count(*)::int as n from feedback where entry_id = $1`, [ENTRY])).rows[0]?.n ?? 0;
 
@@ -173,23 +172,6 @@ if (!process.env.DATABASE_URL) {
 
 function sleep(ms: number) {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
-}
-
-/** Posts a feedback answer as a visitor (cookie), with the form token of the page. */
-async function feedbackPoster(app: FastifyInstance) {
-  const token = /name="_csrf" value="([^"]+)"/.exec((await app.inject(PAGE)).body)?.[1];
-  // Each post comes from an established visitor: a signed cookie of its own, whose id names its row.
-  const ids = new Map<string, string>();
-  const post = (label: string) => {
-    const visitor = app.visitorIds.create();
-    ids.set(label, visitor.id);
-    return app.inject({
-      method: 'POST', url: '/feedback',
-      payload: new URLSearchParams({ _csrf: token ?? '', entryId: ENTRY, returnTo: PAGE, helpful: 'yes' }).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded', host: 'localhost', cookie: `sp_visitor=${visitor.cookie}` },
-    }).then((r) => r);
-  };
-  return Object.assign(post, { idOf: (label: string) => ids.get(label) ?? label });
 }
 
 /** Terminates the app's backends of this database that wait for a lock (the query in flight). */

@@ -70,3 +70,22 @@ export function buildOpen(t: Test, db: Db, env: Record<string, string> = {}): Pr
   // Fault tests post from one client far faster than the per-client rate limit allows.
   return build(t, { db, env: { LOG_LEVEL: process.env.TEST_LOG_LEVEL || 'silent', RATE_LIMIT_MAX: '1000000', ...env } });
 }
+
+/**
+ * Posts was-this-helpful answers to a page with its form token, each from an established visitor (a
+ * signed cookie of its own); idOf gives the visitor id a post's row is stored under.
+ */
+export async function feedbackPoster(app: FastifyInstance, page: string, entryId: string) {
+  const token = /name="_csrf" value="([^"]+)"/.exec((await app.inject(page)).body)?.[1] ?? '';
+  const ids = new Map<string, string>();
+  const post = (label: string) => {
+    const visitor = app.visitorIds.create();
+    ids.set(label, visitor.id);
+    return app.inject({
+      method: 'POST', url: '/feedback',
+      payload: new URLSearchParams({ _csrf: token, entryId, returnTo: page, helpful: 'yes' }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', host: 'localhost', cookie: `sp_visitor=${visitor.cookie}` },
+    }).then((r) => r);
+  };
+  return Object.assign(post, { idOf: (label: string) => ids.get(label) ?? label });
+}
