@@ -22,7 +22,7 @@ export interface LoadSheddingOptions {
 }
 
 /**
- * Load shedding (issue 8 item 15): when the process is overloaded, requests are answered at once with
+ * Load shedding: when the process is overloaded, requests are answered at once with
  * 503 and `Retry-After` instead of queueing without bound behind the work already accepted.
  */
 export default fp<LoadSheddingOptions>(async (app, opts) => {

@@ -83,7 +83,7 @@ export function databaseStore(db: Db, log: FastifyBaseLogger) {
 }
 
 /**
- * Rate limits for every route marked `config: { stateChanging: true }` (issue 8 item 8): a route
+ * Rate limits for every route marked `config: { stateChanging: true }`: a route
  * opts in with that flag and nothing else; a route may still give its own `config.rateLimit`.
  * Refusals are 429 with Retry-After and a short page in the site's words (refusal.ts).
  */

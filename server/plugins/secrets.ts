@@ -23,7 +23,7 @@ function sameText(a: string, b: string): boolean {
 }
 
 /**
- * Tokens for the site's POST forms (issue 8 item 8). Anonymous pages are shared-cacheable and never
+ * Tokens for the site's POST forms. Anonymous pages are shared-cacheable and never
  * set a cookie, so the token a page carries cannot name a visitor: it names its purpose (the entry
  * a feedback form is for) and the hour it was issued, signed. It is accepted for at most two hours,
  * which covers a page kept in a cache (5 minutes) or left open in a tab for a while, and a

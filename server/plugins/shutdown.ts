@@ -19,7 +19,7 @@ const GRACE_MS = 1000;
 const POLL_MS = 50;
 
 /**
- * Graceful close (DESIGN "Running safely", issue 8 item 13). On close, before Fastify closes the server:
+ * Graceful close (DESIGN "Running safely"). On close, before Fastify closes the server:
  * stop accepting connections; let every request in flight finish; answer requests arriving on open
  * keep-alive connections normally but with `connection: close` (Fastify adds it while closing; the app
  * sets `return503OnClosing: false`), so clients end those connections themselves; only then close the

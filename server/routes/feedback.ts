@@ -17,7 +17,7 @@ const VISITOR_COOKIE = 'sp_visitor';
  * Was-this-helpful as a plain form: the answer is stored before the response, then the visitor is
  * sent back to the page (post/redirect/get). One answer per visitor and page: repeating it updates it.
  *
- * What a burst cannot buy (issue 8 item 8): helpfulness lifts search rank (entry_stats.helpful_count),
+ * What a burst cannot buy: helpfulness lifts search rank (entry_stats.helpful_count),
  * so it counts distinct (client network, day) pairs among the helpful answers of *established*
  * visitors only. A visitor is established once it comes back with the signed visitor cookie this
  * route gave it; its answers (earlier ones too) count from then on. So:

@@ -1,6 +1,6 @@
 /**
  * What one search may ask for. On PGlite every query runs on the thread that serves the pages,
- * so the cost of the worst query a visitor can send must be bounded (issue 8, item 4): at most
+ * so the cost of the worst query a visitor can send must be bounded: at most
  * MAX_QUERY_TERMS words and MAX_QUERY_CHARS characters. The API refuses more (400 naming
  * body/query); the results page searches for the bounded term and says so.
  */

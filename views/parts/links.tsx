@@ -5,7 +5,7 @@ import { classifyUrl } from '../../server/content/urls.ts';
 
 /**
  * How to render a link from content: its href, and whether it leaves the site — decided by the one
- * URL classifier, so `//host` and `/\host` count as other sites (issue 8 item 7). Null when the URL
+ * URL classifier, so `//host` and `/\host` count as other sites. Null when the URL
  * must not be a link at all (an unsafe scheme that slipped past the import check).
  */
 export function linkTarget(href: string, external?: boolean): { href: string; external: boolean } | null {

@@ -107,7 +107,7 @@ export function RichText({ document, links, depth = 0, inline = false }: { docum
       [BLOCKS.TABLE_HEADER_CELL]: (_node, children) => <th scope="col">{children}</th>,
       [INLINES.HYPERLINK]: (node, children) => {
         // Checked at import; preview renders stored documents at request time, so an unsafe link
-        // is rendered as its text here too rather than trusted (issue 8 item 7).
+        // is rendered as its text here too rather than trusted.
         const link = classifyUrl((node.data as { uri?: unknown }).uri);
         if (link.kind === 'unsafe') return <>{children}</>;
         return <a href={link.href} {...(link.kind === 'external' ? { rel: 'noopener' } : {})}>{children}</a>;
