@@ -1,0 +1,97 @@
+/**
+ * Page budgets (npm run bench:pages -- [--content DIR | --data-dir DIR]): HTML sizes of the home page,
+ * topics, a knowledge-base article and a results page; compressed CSS; render-blocking scripts; and the
+ * server's CPU time per request for a topic page, rendered anew (a distinct query string each time, so
+ * no cached copy answers) and answered again (cached).
+ *
+ * The content is imported into an in-memory database (the sample content by default), or read from a
+ * data directory the tree is already imported into. Pages are found from the sitemap, not named.
+ */
+import { gzipSync, brotliCompressSync } from 'node:zlib';
+import { resolve } from 'node:path';
+import Fastify from 'fastify';
+import app, { serverOptions } from '../server/app.ts';
+import { loadConfig } from '../server/config.ts';
+import { openDb, pgliteDirFor } from '../server/db/driver.ts';
+import { migrate } from '../server/db/migrate.ts';
+import { importContent } from '../server/content/import.ts';
+
+const args = process.argv.slice(2);
+const option = (name: string) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+};
+const contentDir = resolve(option('--content') ?? 'content');
+const dataDir = option('--data-dir');
+const RUNS = Number(process.env.BENCH_RUNS || 400);
+const TOPICS = 5;
+
+const db = await openDb({ pgliteDir: dataDir ? pgliteDirFor(resolve(dataDir)) : 'memory://' });
+await migrate(db);
+if (!dataDir) await importContent(db, contentDir);
+const server = Fastify({ ...serverOptions, logger: false });
+await server.register(app, { config: loadConfig({ LOG_LEVEL: 'silent', IMPORT_ON_START: 'false', CONTENT_DIR: contentDir }), db });
+await server.ready();
+
+const pct = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * p))] ?? 0;
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+
+// Pages by what they are: the first topics and knowledge-base article of the sitemap.
+const sitemap = (await server.inject('/sitemap.xml')).body;
+const paths = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1] ?? '/').pathname);
+const topics: { path: string; title: string }[] = [];
+let kbArticle: string | undefined;
+for (const path of paths) {
+  if (topics.length >= TOPICS && kbArticle) break;
+  const html = (await server.inject(path)).body;
+  if (html.includes('<article class="topic">')) {
+    if (topics.length < TOPICS) topics.push({ path, title: /<h1[^>]*>([^<]+)</.exec(html)?.[1] ?? '' });
+  } else if (html.includes('<article class="kb-article">')) kbArticle ??= path;
+}
+const topic = topics[0];
+if (!topic) throw new Error(`no topic page in the sitemap of ${contentDir}`);
+const word = [...topic.title.split(/\s+/)].sort((a, b) => b.length - a.length)[0] ?? topic.title;
+
+console.log(`content: ${dataDir ? `data directory ${dataDir}` : contentDir}, ${paths.length} pages in the sitemap\n`);
+console.log('page                                                     html      gzip    brotli   links');
+const pages = ['/', ...topics.map((t) => t.path), ...(kbArticle ? [kbArticle] : []), `/search-results/?searchTerm=${encodeURIComponent(word)}`];
+const topicSizes: number[] = [];
+for (const path of pages) {
+  const body = (await server.inject(path)).rawPayload;
+  if (topics.some((t) => t.path === path)) topicSizes.push(body.length);
+  const links = (body.toString().match(/<a\s/g) ?? []).length;
+  console.log(`${path.slice(0, 56).padEnd(56)} ${kb(body.length).padStart(8)} ${kb(gzipSync(body).length).padStart(8)} ${kb(brotliCompressSync(body).length).padStart(8)} ${String(links).padStart(7)}`);
+}
+console.log(`topic pages: median HTML ${kb(pct(topicSizes, 0.5))} over ${topicSizes.length}`);
+
+const html = (await server.inject(topic.path)).body;
+const css = /href="(\/assets\/main\.[^"]+\.css)"/.exec(html)?.[1] ?? '';
+const cssBody = (await server.inject(css)).rawPayload;
+console.log(`\nCSS ${css}: ${kb(cssBody.length)}, ${kb(gzipSync(cssBody).length)} gzip (budget 20 KB)`);
+const blocking = [...html.matchAll(/<script(?![^>]*(?:type="module"|type="application\/json"|\bdefer\b|\basync\b))[^>]*>/g)].length;
+console.log(`render-blocking scripts on a topic page: ${blocking} (budget 0)`);
+
+/** CPU and wall time per request, after a warm-up; `url(i)` gives the i-th request's URL. */
+async function time(url: (i: number) => string) {
+  for (let i = 0; i < 50; i++) await server.inject(url(-1 - i));
+  const cpu: number[] = [];
+  const wall: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const c0 = process.cpuUsage();
+    const w0 = performance.now();
+    const res = await server.inject(url(i));
+    wall.push(performance.now() - w0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
+    if (res.statusCode !== 200) throw new Error(`${url(i)} answered ${res.statusCode}`);
+  }
+  return `CPU p50 ${pct(cpu, 0.5).toFixed(2)} ms, p95 ${pct(cpu, 0.95).toFixed(2)} ms; wall p50 ${pct(wall, 0.5).toFixed(2)} ms`;
+}
+console.log(`\n${RUNS} requests per line, in process (light-my-request, no socket)`);
+console.log(`topic, rendered anew   ${await time((i) => `${topic.path}?bench=${i}`)} (budget: CPU p50 3 ms)`);
+console.log(`topic, cached          ${await time(() => topic.path)}`);
+console.log(`home, rendered anew    ${await time((i) => `/?bench=${i}`)}`);
+if (kbArticle) console.log(`KB article, anew       ${await time((i) => `${kbArticle}?bench=${i}`)}`);
+
+await server.close();
+await db.close();
