@@ -70,7 +70,11 @@ try {
     console.log(`${label.padEnd(22)} ${median(rates).toFixed(0).padStart(6)} req/s, p50 ${median(p50s)} ms  [${rates.map((r) => r.toFixed(0)).join(', ')}]`);
   }
 } finally {
-  server?.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 500));
+  // The server lets go of its data directory before the directory goes.
+  if (server && server.exitCode === null) {
+    const exited = new Promise((r) => server?.once('exit', r));
+    server.kill('SIGTERM');
+    await exited;
+  }
   await rm(dataDir, { recursive: true, force: true });
 }

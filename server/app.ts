@@ -36,6 +36,7 @@ import adminPlugin from './plugins/admin.ts';
 import shutdownPlugin from './plugins/shutdown.ts';
 import loadShedding from './plugins/load-shedding.ts';
 import accessLog from './plugins/access-log.ts';
+import { AccessLogController } from './logger.ts';
 
 /**
  * Options for the Fastify instance that hosts the app: request bodies keep unknown fields so the
@@ -57,7 +58,7 @@ export const serverOptions = {
   // than refused with 503; server/plugins/shutdown.ts drains them (DESIGN "Running safely").
   return503OnClosing: false,
   // One access-log line per request instead of Fastify's two (server/plugins/access-log.ts, ACCESS_LOG).
-  disableRequestLogging: true,
+  logController: new AccessLogController(),
 };
 
 export interface AppOptions {

@@ -5,7 +5,7 @@ export type AccessLogLevel = 'info' | 'debug' | 'off';
 
 /**
  * One line per request (ACCESS_LOG): Fastify's own two request lines are turned off in serverOptions
- * (`disableRequestLogging`), and this hook writes one when the response is sent, with what an operator
+ * (AccessLogController, server/logger.ts), and this hook writes one when the response is sent, with what an operator
  * looks for: method, URL (secrets and e-mail-like text masked, server/log-redact.ts), status, time,
  * body bytes, client address, and `cache` when the response says whether a cache answered it
  * (an `x-cache` header). The request id ties it to an error's own line.
