@@ -93,6 +93,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
     return reply.type('text/plain; charset=utf-8').send(message);
   });
 
+  // One access line for every response, whatever answers it (ACCESS_LOG).
   await fastify.register(accessLog, { level: config.accessLog });
   // First, so every response below carries them: security headers, input no route should see, cache rules.
   await fastify.register(securityHeaders, { publicUrl: config.publicUrl });
