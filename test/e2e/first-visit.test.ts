@@ -3,14 +3,15 @@
  * menus wait until a menu opens (loading="lazy"; a closed <details> renders no box for them).
  */
 import t from 'tap';
-import { serve } from './browser.ts';
+import { serve, VIEWPORTS } from './browser.ts';
 import { SAMPLE_CONTENT } from '../helpers/build.ts';
 import { PAGE_TYPES } from '../fixtures/page-types.ts';
 
 t.test('a first visit asks for no icon of a closed menu', async (t) => {
   const { base, browser } = await serve(t, { contentDir: SAMPLE_CONTENT });
-  for (const [name, path] of [['home', PAGE_TYPES.home], ['topic', PAGE_TYPES.topic]] as const) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const visits = [['home', PAGE_TYPES.home, 'desktop'], ['topic', PAGE_TYPES.topic, 'desktop'], ['topic (phone)', PAGE_TYPES.topic, 'mobile']] as const;
+  for (const [name, path, viewport] of visits) {
+    const context = await browser.newContext({ viewport: VIEWPORTS[viewport] });
     const page = await context.newPage();
     const requested: string[] = [];
     page.on('request', (request) => requested.push(new URL(request.url()).pathname));
@@ -28,7 +29,7 @@ t.test('a first visit asks for no icon of a closed menu', async (t) => {
     const hidden = [...new Set(sources.filter((s) => s.closed && !shown.has(s.path)).map((s) => s.path))];
     t.same(images.filter((p) => !shown.has(p) && !icons.includes(p)), [], `${name}: every image asked for is shown outside a closed menu`);
     t.same(images.filter((p) => hidden.includes(p)), [], `${name}: no icon only a closed menu holds was asked for (${hidden.length} of them)`);
-    if (name === 'topic') {
+    if (name.startsWith('topic')) {
       t.ok(hidden.length > 0, 'the closed menus of a topic page hold icons of their own');
       const menu = page.locator('details[data-menu="products"]');
       const before = requested.length;
