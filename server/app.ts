@@ -35,6 +35,8 @@ import health from './routes/health.ts';
 import adminPlugin from './plugins/admin.ts';
 import shutdownPlugin from './plugins/shutdown.ts';
 import loadShedding from './plugins/load-shedding.ts';
+import accessLog from './plugins/access-log.ts';
+import { AccessLogController } from './logger.ts';
 
 /**
  * Options for the Fastify instance that hosts the app: request bodies keep unknown fields so the
@@ -55,6 +57,8 @@ export const serverOptions = {
   // While closing, requests on open keep-alive connections are served (with `connection: close`) rather
   // than refused with 503; server/plugins/shutdown.ts drains them (DESIGN "Running safely").
   return503OnClosing: false,
+  // One access-log line per request instead of Fastify's two (server/plugins/access-log.ts, ACCESS_LOG).
+  logController: new AccessLogController(),
 };
 
 export interface AppOptions {
@@ -89,6 +93,8 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
     return reply.type('text/plain; charset=utf-8').send(message);
   });
 
+  // One access line for every response, whatever answers it (ACCESS_LOG).
+  await fastify.register(accessLog, { level: config.accessLog });
   // First, so every response below carries them: security headers, input no route should see, cache rules.
   await fastify.register(securityHeaders, { publicUrl: config.publicUrl });
   await fastify.register(requestGuard);
@@ -111,7 +117,8 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
   // Routes marked config.stateChanging: refused from other sites, rate-limited per client.
   await fastify.register(sameOrigin, { publicUrl: config.publicUrl });
   await fastify.register(rateLimits, { max: config.rateLimitMax, windowSeconds: config.rateLimitWindow });
-  // Pages and assets go out gzip- or brotli-compressed when the client accepts it.
+  // Pages go out gzip- or brotli-compressed when the client accepts it; static assets are compressed once
+  // at start and their routes opt out (server/plugins/assets.ts).
   await fastify.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
   await fastify.register(etag);
   await fastify.register(assetsPlugin);

@@ -12,6 +12,8 @@ export const ConfigSchema = Type.Object({
   contentDir: Type.String({ minLength: 1 }),
   importOnStart: Type.Boolean(),
   logLevel: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))),
+  /** One access-log line per request at this level, or none (server/plugins/access-log.ts). */
+  accessLog: Type.Union([Type.Literal('info'), Type.Literal('debug'), Type.Literal('off')]),
   publicUrl: Type.String({ pattern: '^https?://' }),
   previewToken: Type.Optional(Type.String({ minLength: 32 })),
   identityUrl: Type.String({ pattern: '^(https?://|/)' }),
@@ -85,6 +87,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     contentDir: resolve(env.CONTENT_DIR || 'content'),
     importOnStart: bool('IMPORT_ON_START', env.IMPORT_ON_START, true),
     logLevel: env.LOG_LEVEL || 'info',
+    accessLog: (env.ACCESS_LOG || 'info').toLowerCase(),
     publicUrl: (env.PUBLIC_URL || `http://localhost:${Number.isFinite(port) ? port : 3000}`).replace(/\/+$/, ''),
     previewToken: env.PREVIEW_TOKEN || undefined,
     identityUrl: (env.IDENTITY_URL || '/auth').replace(/\/+$/, ''),
@@ -103,7 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (problems.length > 0) {
     const names: Record<string, string> = {
       port: 'PORT', host: 'HOST', databaseUrl: 'DATABASE_URL', dataDir: 'DATA_DIR', contentDir: 'CONTENT_DIR',
-      importOnStart: 'IMPORT_ON_START', logLevel: 'LOG_LEVEL', publicUrl: 'PUBLIC_URL', previewToken: 'PREVIEW_TOKEN',
+      importOnStart: 'IMPORT_ON_START', logLevel: 'LOG_LEVEL', accessLog: 'ACCESS_LOG', publicUrl: 'PUBLIC_URL', previewToken: 'PREVIEW_TOKEN',
       identityUrl: 'IDENTITY_URL', staffDomain: 'STAFF_EMAIL_DOMAIN', searchNewFilters: 'SEARCH_NEW_FILTERS', trustProxy: 'TRUST_PROXY',
       shutdownTimeoutMs: 'SHUTDOWN_TIMEOUT_MS', overloadMaxEventLoopDelayMs: 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS',
       overloadMaxEventLoopUtilization: 'OVERLOAD_MAX_EVENT_LOOP_UTILIZATION', overloadMaxHeapUsedMb: 'OVERLOAD_MAX_HEAP_USED_MB',

@@ -1,3 +1,4 @@
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { LoggerOptions } from 'pino';
 import pino from 'pino';
 import { redactText, redactUrl } from './log-redact.ts';
@@ -54,4 +55,20 @@ export function loggerOptions(level: string, stream: NodeJS.WriteStream | NodeJS
     options.transport = { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } };
   }
   return options;
+}
+
+/**
+ * Fastify's request lines, less the two it writes for every request ('incoming request', 'request
+ * completed') and its 'Route … not found': server/plugins/access-log.ts writes one line per request
+ * instead (ACCESS_LOG). A request that ends in an error still gets Fastify's error line, and stream,
+ * header and serializer failures keep theirs.
+ */
+export class AccessLogController extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) super.requestCompleted(error, request, reply);
+  }
+
+  override routeNotFound(): void {}
 }

@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readFile, readdir } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { readFile, readdir, stat } from 'node:fs/promises';
+import { extname, join, relative, sep } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, gzip, constants as zlib } from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import { build } from 'esbuild';
@@ -13,11 +16,125 @@ declare module 'fastify' {
 }
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Files under /assets/content/ keep their names when they change: a day, then revalidated by ETag. */
+const CONTENT_LIFETIME = 'public, max-age=86400';
 const JS = 'text/javascript; charset=utf-8';
 
+/** A file as it is sent: its bytes, and their brotli and gzip forms where those are smaller. */
+export interface PreparedAsset {
+  body: Buffer;
+  br?: Buffer;
+  gzip?: Buffer;
+  type: string;
+  etag: string;
+  cacheControl: string;
+}
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
 /**
- * Stylesheet and island scripts, served under content-hashed names with long cache lifetimes;
- * files referenced by content (/assets/content/…) are served as they are.
+ * Compressed once, at the highest levels (brotli 11, gzip 9): the time is paid once per file, not per
+ * response, and brotli at 11 comes out smaller than gzip where a per-response level does not. zlib's
+ * asynchronous calls run on the thread pool, so start-up work does not block the event loop.
+ */
+export async function precompress(body: Buffer): Promise<{ br: Buffer; gzip: Buffer }> {
+  const [br, gz] = await Promise.all([
+    brotli(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+    gzipAsync(body, { level: 9 }),
+  ]);
+  return { br, gzip: gz };
+}
+
+export async function prepare(body: Buffer, type: string, cacheControl: string): Promise<PreparedAsset> {
+  const { br, gzip: gz } = await precompress(body);
+  // One validator for every encoding of the file: the encodings are the same content (weak comparison,
+  // RFC 9110 §8.8.3), and Vary keeps caches from handing one to a client that asked for another.
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  return {
+    body, type, etag, cacheControl,
+    ...(br.length < body.length ? { br } : {}),
+    ...(gz.length < body.length ? { gzip: gz } : {}),
+  };
+}
+
+/** The encoding to send for an Accept-Encoding header: the highest q-value the client gives, brotli on a tie. */
+export function pickEncoding(header: string | undefined, asset: Pick<PreparedAsset, 'br' | 'gzip'>): 'br' | 'gzip' | undefined {
+  if (!header || (!asset.br && !asset.gzip)) return undefined;
+  const q: Record<string, number> = {};
+  for (const part of header.toLowerCase().split(',')) {
+    const [name = '', ...params] = part.trim().split(';');
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const value = qParam === undefined ? 1 : Number(qParam.slice(2));
+    q[name.trim() === 'x-gzip' ? 'gzip' : name.trim()] = Number.isFinite(value) ? value : 0;
+  }
+  const weight = (name: string) => q[name] ?? q['*'] ?? 0;
+  const br = asset.br ? weight('br') : 0;
+  const gz = asset.gzip ? weight('gzip') : 0;
+  if (br <= 0 && gz <= 0) return undefined;
+  return br >= gz ? 'br' : 'gzip';
+}
+
+/** If-None-Match against an ETag: a list of tags or `*`, compared weakly (RFC 9110 §13.1.2). */
+function notModified(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+export function sendPrepared(request: FastifyRequest, reply: FastifyReply, asset: PreparedAsset): FastifyReply {
+  reply.header('cache-control', asset.cacheControl).header('etag', asset.etag);
+  if (asset.br || asset.gzip) reply.header('vary', 'accept-encoding');
+  if (notModified(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
+  const encoding = pickEncoding(request.headers['accept-encoding'], asset);
+  reply.type(asset.type);
+  if (encoding) reply.header('content-encoding', encoding);
+  return reply.send(encoding ? asset[encoding] : asset.body);
+}
+
+/** Text types under /assets/content/ worth compressing; anything else (PNG, JPEG, WebP, PDF) already is. */
+const COMPRESSIBLE: Record<string, string> = {
+  '.svg': 'image/svg+xml', '.css': 'text/css; charset=utf-8', '.js': JS, '.mjs': JS, '.json': 'application/json',
+  '.txt': 'text/plain; charset=utf-8', '.xml': 'application/xml', '.csv': 'text/csv; charset=utf-8',
+};
+/** Larger text files are streamed from disk as they are rather than held in memory. */
+const MAX_HELD_BYTES = 1024 * 1024;
+
+interface HeldFile extends PreparedAsset { mtimeMs: number; size: number }
+
+/** Every compressible file under dir, keyed by its path below it; unchanged files keep their compressed forms. */
+async function scanContentFiles(dir: string, previous: Map<string, HeldFile>): Promise<Map<string, HeldFile>> {
+  const held = new Map<string, HeldFile>();
+  let entries: string[];
+  try {
+    entries = await readdir(dir, { recursive: true });
+  } catch {
+    return held;
+  }
+  for (const entry of entries) {
+    const type = COMPRESSIBLE[extname(entry).toLowerCase()];
+    const key = entry.split(sep).join('/');
+    if (!type || key.split('/').some((part) => part.startsWith('.'))) continue;
+    const path = join(dir, entry);
+    const info = await stat(path).catch(() => undefined);
+    if (!info?.isFile() || info.size > MAX_HELD_BYTES) continue;
+    const old = previous.get(key);
+    if (old && old.mtimeMs === info.mtimeMs && old.size === info.size) {
+      held.set(key, old);
+      continue;
+    }
+    const body = await readFile(path).catch(() => undefined);
+    if (!body) continue;
+    held.set(key, { ...(await prepare(body, type, CONTENT_LIFETIME)), mtimeMs: info.mtimeMs, size: info.size });
+  }
+  return held;
+}
+
+/**
+ * Stylesheet and island scripts, served under content-hashed names with long cache lifetimes; files
+ * referenced by content (/assets/content/…) are served under their own names, revalidated by ETag.
+ * Nothing is compressed per response: each text file's brotli and gzip forms are made once and picked by
+ * Accept-Encoding (routes opt out of @fastify/compress).
  */
 export default fp(async (app) => {
   // Every stylesheet in assets/css, in name order, as one file: one request, no render-blocking chain.
@@ -53,11 +170,45 @@ export default fp(async (app) => {
   if (!jsPath) throw new Error(`assets: esbuild produced no output for ${entryPoint}`);
 
   app.decorate('assets', { css: cssPath, js: jsPath });
-  for (const [path, file] of files) {
-    app.get(path, async (_req, reply) => reply.header('cache-control', IMMUTABLE).type(file.type).send(file.body));
+  const prepared = await Promise.all([...files].map(async ([path, file]) => [path, await prepare(file.body, file.type, IMMUTABLE)] as const));
+  for (const [path, asset] of prepared) {
+    app.get(path, { compress: false }, async (request, reply) => sendPrepared(request, reply, asset));
   }
-  await app.register(fastifyStatic, {
-    root: join(projectRoot, 'assets/content'), prefix: '/assets/content/', decorateReply: false,
-    maxAge: '1d', index: false,
+
+  // Files under /assets/content/ ship with the site beside the code and are few and small; text ones are
+  // held in memory with their compressed forms, made at start (simpler than writing .br/.gz files beside
+  // them for @fastify/static's preCompressed, and nothing is written into the source tree). They are
+  // scanned again when the content changes, so a file changed with the content it belongs to is served
+  // fresh. Anything else, or a file added since, is streamed from disk by @fastify/static as before.
+  const contentDir = join(projectRoot, 'assets/content');
+  let held = await scanContentFiles(contentDir, new Map());
+  // One scan at a time; a change that arrives during a scan is followed by one more scan after it.
+  let scanning = false;
+  let again = false;
+  const rescan = async () => {
+    if (scanning) {
+      again = true;
+      return;
+    }
+    scanning = true;
+    try {
+      do {
+        again = false;
+        held = await scanContentFiles(contentDir, held);
+      } while (again);
+    } catch (error) {
+      app.log.warn({ err: error }, 'assets: rescanning /assets/content/ failed; keeping the files held');
+    } finally {
+      scanning = false;
+    }
+  };
+  app.content.onInvalidate(() => void rescan());
+  await app.register(async (scope) => {
+    await scope.register(fastifyStatic, { root: contentDir, serve: false, maxAge: '1d', index: false });
+    scope.get('/assets/content/*', { compress: false }, async (request, reply) => {
+      const path = (request.params as { '*': string })['*'];
+      const file = held.get(path);
+      return file ? sendPrepared(request, reply, file) : reply.sendFile(path);
+    });
   });
-}, { name: 'assets' });
+}, { name: 'assets', dependencies: ['content'] });

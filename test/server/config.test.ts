@@ -40,3 +40,10 @@ t.test('shutdown and load-shedding settings have defaults and are checked', asyn
   t.throws(() => loadConfig({ OVERLOAD_MAX_HEAP_USED_MB: '-1' }), { message: /OVERLOAD_MAX_HEAP_USED_MB/ });
   t.throws(() => loadConfig({ OVERLOAD_RETRY_AFTER_S: '0' }), { message: /OVERLOAD_RETRY_AFTER_S/ });
 });
+
+t.test('ACCESS_LOG: info by default, debug or off, anything else refused', async (t) => {
+  t.equal(loadConfig({}).accessLog, 'info');
+  t.equal(loadConfig({ ACCESS_LOG: 'debug' }).accessLog, 'debug');
+  t.equal(loadConfig({ ACCESS_LOG: 'OFF' }).accessLog, 'off');
+  t.throws(() => loadConfig({ ACCESS_LOG: 'verbose' }), { message: /ACCESS_LOG/ });
+});

@@ -3,6 +3,7 @@
  * app at debug level, over requests that carry the preview token and addresses in every place.
  */
 import t from 'tap';
+import type { InjectOptions } from 'fastify';
 import { PassThrough } from 'node:stream';
 import { build, PREVIEW_TOKEN } from '../helpers/build.ts';
 import { redactUrl } from '../../server/log-redact.ts';
@@ -34,12 +35,58 @@ t.test('the request log holds no preview token and no e-mail address', async (t)
   await new Promise((resolve) => setImmediate(resolve));
 
   const log = lines.join('\n');
-  t.ok(lines.length >= requests.length * 2, `${lines.length} log lines`);
+  t.ok(lines.filter((l) => JSON.parse(l).msg === 'request').length === requests.length, `one access line per request (${lines.length} lines in all)`);
   t.ok(lines.every((l) => JSON.parse(l)), 'every line is JSON');
   t.notMatch(log, PREVIEW_TOKEN, 'no preview token');
   t.notMatch(log, /jane\.doe|customer\.example|jane\.doe%40/i, 'no e-mail address, plain or encoded');
   t.match(log, /"url":"\/acme-cloud\/docs\/upcoming-feature\?preview=\[redacted\]"/, 'the URL is logged with the token masked');
   t.match(log, /searchTerm=%5Bemail%5D/, 'search terms are masked, not dropped');
+});
+
+/** Log lines of a real app with the given settings, after the requests. */
+async function logOf(t: { teardown: (fn: () => unknown) => void }, env: Record<string, string>, requests: InjectOptions[]) {
+  const stream = new PassThrough();
+  const lines: Record<string, unknown>[] = [];
+  stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)));
+  const app = await build(t, { logStream: stream, env });
+  await new Promise((resolve) => setImmediate(resolve));
+  lines.length = 0;
+  for (const request of requests) await app.inject(request);
+  await new Promise((resolve) => setImmediate(resolve));
+  return lines;
+}
+
+t.test('one access line per request, with what an operator needs', async (t) => {
+  const lines = await logOf(t, { LOG_LEVEL: 'info' }, [
+    { url: '/acme-cloud/docs/first-steps', remoteAddress: '203.0.113.9', headers: { 'accept-encoding': 'br' } },
+    { url: '/healthz' },
+    { method: 'HEAD', url: '/acme-cloud/docs/first-steps' },
+    { url: `/search-results/?searchTerm=${encodeURIComponent('jane.doe@customer.example')}&preview=${PREVIEW_TOKEN}` },
+    { url: '/no-such-page' },
+  ]);
+  const access = lines.filter((l) => l.msg === 'request');
+  t.equal(access.length, 5, 'one line each');
+  t.same(lines.filter((l) => /incoming request|request completed/.test(String(l.msg))), [], "Fastify's own request lines are off");
+  const [page, health, head, search, missing] = access;
+  t.match(page, { level: 30, method: 'GET', url: '/acme-cloud/docs/first-steps', status: 200, ms: Number, bytes: Number, ip: '203.0.113.9', reqId: String });
+  t.ok((page?.bytes as number) > 0, 'the body bytes sent (compressed)');
+  t.match(health, { url: '/healthz', status: 200 });
+  t.match(head, { method: 'HEAD', status: 200, bytes: 0 });
+  t.match(search, { url: '/search-results/?searchTerm=%5Bemail%5D&preview=[redacted]' });
+  t.match(missing, { status: 404 });
+  for (const line of access) t.ok(JSON.stringify(line).length < 300, `a short line (${JSON.stringify(line).length} B)`);
+  t.notMatch(JSON.stringify(lines), /jane\.doe|customer\.example|preview-token-for-tests/, 'no secret, no address');
+  t.notOk(access.some((l) => 'req' in l || 'res' in l || 'headers' in l), 'no headers in the line');
+});
+
+t.test('ACCESS_LOG: debug keeps access lines below info; off drops them; errors keep their lines', async (t) => {
+  const atDebug = await logOf(t, { LOG_LEVEL: 'info', ACCESS_LOG: 'debug' }, [{ url: '/' }, { url: '/no-such-page' }]);
+  t.same(atDebug.filter((l) => l.msg === 'request'), [], 'not at LOG_LEVEL=info');
+  const shown = await logOf(t, { LOG_LEVEL: 'debug', ACCESS_LOG: 'debug' }, [{ url: '/healthz' }]);
+  t.match(shown.filter((l) => l.msg === 'request'), [{ level: 20, url: '/healthz', status: 200 }], 'at debug under LOG_LEVEL=debug');
+  const off = await logOf(t, { LOG_LEVEL: 'debug', ACCESS_LOG: 'off' }, [{ url: '/' }, { url: '/?x=%00' }, { method: 'POST', url: '/gateway/api/help-content/v2/search', payload: '{' , headers: { 'content-type': 'application/json' } }]);
+  t.same(off.filter((l) => l.msg === 'request'), [], 'none when off');
+  t.ok(off.some((l) => l.msg === 'bad request'), 'a bad request keeps its own line');
 });
 
 t.test('redactUrl keeps what is harmless and masks the rest', async (t) => {

@@ -274,7 +274,7 @@ t.test('documentation and resources menus render exactly the model cards', async
   t.match(community, 'target="_blank"');
   t.match(community, '<span class="visually-hidden"> (opens in a new tab)</span>', 'external cards say they open a new tab');
   t.notMatch(element(resources, /<a href="\/training"[^>]*>/), 'target=', 'internal cards stay in the tab');
-  t.match(community, '<img src="/assets/content/icons/community.svg" alt="" width="32" height="32"/>');
+  t.match(community, '<img src="/assets/content/icons/community.svg" alt="" width="32" height="32" loading="lazy"/>');
 
   const empty = headerOf(render(makeChrome({}, { resources: [], documentation: [] })));
   t.equal(menu(empty, 'resources'), '');

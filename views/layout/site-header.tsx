@@ -63,7 +63,11 @@ export function SiteHeader({ chrome }: { chrome: Chrome }) {
   );
 }
 
-/** A header dropdown: summary is the trigger, the panel holds the content. */
+/**
+ * A header dropdown: summary is the trigger, the panel holds the content. Images in a panel are
+ * loading="lazy": a closed <details> renders no box for its content, so a first visit asks for none of
+ * them; they load when the menu opens.
+ */
 function Menu({ id, label, className, summary, children }: {
   id: string; label: string; className?: string; summary?: ReactNode; children: ReactNode;
 }) {
@@ -117,7 +121,7 @@ function ProductItem({ product }: { product: HeaderProductLink }) {
   return (
     <li>
       <a href={product.href}>
-        {product.iconUrl ? <img src={product.iconUrl} alt="" width="24" height="24" /> : null}
+        {product.iconUrl ? <img src={product.iconUrl} alt="" width="24" height="24" loading="lazy" /> : null}
         <span>{product.name}</span>
       </a>
     </li>
@@ -148,7 +152,7 @@ function ProductWaffle({ products }: { products: { cloud: HeaderProductLink[]; d
             {g.items.map((p) => (
               <li key={p.href}>
                 <a href={p.href}>
-                  {p.iconUrl ? <img src={p.iconUrl} alt="" width="40" height="40" /> : null}
+                  {p.iconUrl ? <img src={p.iconUrl} alt="" width="40" height="40" loading="lazy" /> : null}
                   <span>{p.name}</span>
                 </a>
               </li>
@@ -189,7 +193,7 @@ function MenuCards({ cards }: { cards: CardLink[] }) {
         return (
           <li key={card.href}>
             <a {...anchorProps(target)}>
-              {card.iconUrl ? <img src={card.iconUrl} alt="" width="32" height="32" /> : null}
+              {card.iconUrl ? <img src={card.iconUrl} alt="" width="32" height="32" loading="lazy" /> : null}
               <span className="menu-card-title">{card.title}</span>
               {card.description ? <>{' '}<span className="menu-card-text">{card.description}</span></> : null}
               {target.external ? <span className="visually-hidden">{t.opensInNewTab}</span> : null}
