@@ -2,7 +2,7 @@
  * The page tree of a documentation page is bounded (spec §3, §4): the collections, the current branch
  * open with the current page marked, other branches as links to their pages, long lists as a window
  * around the current item with a link to the page that lists them all. So a page of a large site is
- * not larger than a page of a small one. The content is generated here: 24 collections of 14 topics and
+ * not larger than a page of a small one. The content is generated here: 24 collections of 16 topics and
  * a topic set of 20 topics each.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -10,9 +10,10 @@ import { join } from 'node:path';
 import t from 'tap';
 import { build, tempContent } from '../helpers/build.ts';
 import { SIBLINGS_MAX, TREE_LIST_MAX } from '../../server/pages/docs.ts';
+import { DOC_LIST_MAX } from '../../server/pages/loaders/documented-product.tsx';
 
 const COLLECTIONS = 24;
-const TOPICS = 14;
+const TOPICS = 16;
 const SET_TOPICS = 20;
 
 async function largeTree(dir: string) {
@@ -92,10 +93,15 @@ t.test('the page tree of a large documentation space stays bounded', async (t) =
     t.equal(count(tree, '<details'), 1, 'its topic set is a link');
   });
 
-  t.test('the documentation home: a window of the collections', async (t) => {
-    const tree = treeOf((await app.inject('/acme-cloud/docs')).body);
+  t.test('the documentation home: a window of the collections, and bounded lists', async (t) => {
+    const html = (await app.inject('/acme-cloud/docs')).body;
+    const tree = treeOf(html);
     t.equal(count(tree, '<details'), 0);
     t.equal(count(tree, '<a '), 1 + TREE_LIST_MAX + 1, 'title, the first collections, the link to all');
+    const lists = [...html.matchAll(/<section class="doc-list">[^]*?<\/section>/g)].map((m) => m[0]);
+    t.equal(lists.length, COLLECTIONS + 1, 'one list per collection');
+    t.ok(lists.every((l) => count(l, '<a ') <= DOC_LIST_MAX + 1), 'each with at most DOC_LIST_MAX links and its heading');
+    t.match(lists[4] ?? '', `<a href="/acme-cloud/docs/c3">All ${TOPICS + 1} pages in Collection 3</a>`, 'a long one ends with a link to its page');
   });
 
   t.test('the page does not grow with the site: the small tree and the large one', async (t) => {
