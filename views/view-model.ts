@@ -118,13 +118,28 @@ export interface TreeNode {
   current: boolean;
   /** The current item and its parents start open (spec §4). */
   open: boolean;
+  /**
+   * Only the current branch carries its children; elsewhere a node is a link to its page, which lists
+   * them (so the tree does not grow with the site).
+   */
   children: TreeNode[];
+  /** Set when `children` is a window of a longer list: the whole list is on this node's page. */
+  more?: MoreLink | undefined;
+}
+
+/** A link to the page that lists all of a list shortened here: `count` items in all. */
+export interface MoreLink {
+  href: string;
+  count: number;
+  title: string;
 }
 
 export interface PageTreeModel {
   title: string;
   href: string;
   nodes: TreeNode[];
+  /** Set when `nodes` is a window of the collections: the documentation home lists them all. */
+  more?: MoreLink | undefined;
 }
 
 /** Deployment and version selector (spec §5: buttons only with a cloud URL and a server URL or versions). */
@@ -171,8 +186,10 @@ export interface SiblingItem {
 
 export interface SiblingsModel {
   heading: string;
+  /** At most a window around the current page in a long section; `more` leads to the whole list. */
   items: SiblingItem[];
   mode: 'window' | 'progress';
+  more?: MoreLink | undefined;
 }
 
 export interface UpNextModel {

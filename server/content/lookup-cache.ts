@@ -34,6 +34,33 @@ export class LookupCache<V> {
     return pending;
   }
 
+  /**
+   * Many keys at once: those not in memory are loaded by one call to `loadMany` (one query for a
+   * list of ids), which answers the ones it found; the others are remembered as misses.
+   */
+  async getMany(keys: readonly string[], loadMany: (keys: string[]) => Promise<Map<string, V>>): Promise<Map<string, V>> {
+    const unique = [...new Set(keys)];
+    const known = new Map<string, Promise<V | undefined>>();
+    const absent: string[] = [];
+    for (const key of unique) {
+      const hit = this.found.peek(key) ?? this.missing.peek(key) ?? this.loading.get(key);
+      if (hit) known.set(key, hit);
+      else absent.push(key);
+    }
+    if (absent.length > 0) {
+      const batch = loadMany(absent);
+      for (const key of absent) known.set(key, this.get(key, async () => (await batch).get(key)));
+    }
+    // All at once, so that a failed batch rejects once and leaves no rejection unhandled.
+    const values = await Promise.all(unique.map((key) => known.get(key)));
+    const out = new Map<string, V>();
+    unique.forEach((key, i) => {
+      const value = values[i];
+      if (value !== undefined) out.set(key, value);
+    });
+    return out;
+  }
+
   get sizes(): { found: number; missing: number; loading: number; max: number; maxMissing: number } {
     return { found: this.found.size, missing: this.missing.size, loading: this.loading.size, max: this.found.max, maxMissing: this.missing.max };
   }

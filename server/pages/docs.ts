@@ -1,82 +1,101 @@
 /**
  * Navigation of the documentation: page tree, sibling lists, guide order, deployment and version
- * selector. Trees are cached per context, version and mode until the content changes.
+ * selector. Trees are cached per context, version and mode until the content changes; what one page
+ * shows of them is bounded (treeModel).
  */
 import type { FastifyInstance } from 'fastify';
-import type { StoredEntry } from '../content/store.ts';
+import type { Outline, StoredEntry } from '../content/store.ts';
 import type { Product } from '../content/schemas.ts';
 import { compareVersions } from '../content/resolve.ts';
 import type {
-  CardLink, DeploymentSelectorModel, NoticeModel, PageTreeModel, SiblingsModel, TreeNode, UpNextModel,
+  CardLink, DeploymentSelectorModel, MoreLink, NoticeModel, PageTreeModel, SiblingsModel, TreeNode, UpNextModel,
 } from '../../views/view-model.ts';
 import type { SafeHtml } from '../../views/rich-text/safe-html.tsx';
 
-interface RawNode {
-  id: string;
-  title: string;
-  href: string;
-  children: RawNode[];
-}
-
 export interface DocsTree {
   home: { id: string; title: string; href: string };
-  nodes: RawNode[];
-  /** Collections of the home page with their entries, for guides and lists. */
-  collections: { entry: StoredEntry; href: string; children: { entry: StoredEntry; href: string; topics: { entry: StoredEntry; href: string }[] }[] }[];
+  /** Collections of the home page with their entries, for the page tree, guides and lists. */
+  collections: { entry: Outline; href: string; children: { entry: Outline; href: string; topics: { entry: Outline; href: string }[] }[] }[];
 }
 
-const childIds = (e: StoredEntry): string[] => [
-  ...((e.fields.children as string[] | undefined) ?? []),
-  ...((e.fields.topics as string[] | undefined) ?? []),
-];
+const childIds = (e: Outline): string[] => [...(e.fields.children ?? []), ...(e.fields.topics ?? [])];
 
-/** The tree of one documentation space: home -> collections -> topics and topic sets -> topics. */
+/**
+ * The tree of one documentation space: home -> collections -> topics and topic sets -> topics. Built
+ * from outlines (no bodies) once per context, version and mode until the content changes.
+ */
 export function docsTree(app: FastifyInstance, contextId: string, version: string | null, preview: boolean): Promise<DocsTree | null> {
   return app.content.memo(`tree:${contextId}:${version}:${preview}`, async () => {
     const homeRoute = await app.content.docsHome(contextId, version);
     const homes = await app.content.ofType('page', { preview, contextId });
     const home = homes.find((h) => h.fields.pageType === 'documentedProduct');
     if (!home || !homeRoute) return null;
-    const collections = await app.content.byIds((home.fields.collections as string[] | undefined) ?? [], { preview });
-    const level2 = await app.content.byIds(collections.flatMap(childIds), { preview });
-    const level3 = await app.content.byIds(level2.flatMap(childIds), { preview });
+    const collectionIds = (home.fields.collections as string[] | undefined) ?? [];
+    const collections = await app.content.outlines(collectionIds, { preview });
+    const level2 = await app.content.outlines(collections.flatMap(childIds), { preview });
+    const level3 = await app.content.outlines(level2.flatMap(childIds), { preview });
     const all = [...collections, ...level2, ...level3];
     const paths = await app.content.exactPaths(all.map((e) => e.id), version);
     const byId = new Map(all.map((e) => [e.id, e]));
-    const ordered = (ids: string[]) => ids.map((id) => byId.get(id)).filter((e): e is StoredEntry => !!e && paths.has(e.id));
-    const orderedCollections = ordered((home.fields.collections as string[] | undefined) ?? []);
-    const shaped = orderedCollections.map((c) => ({
-      entry: c,
-      href: paths.get(c.id) ?? '',
-      children: ordered(childIds(c)).map((child) => ({
-        entry: child,
-        href: paths.get(child.id) ?? '',
-        topics: ordered(childIds(child)).map((t) => ({ entry: t, href: paths.get(t.id) ?? '' })),
-      })),
-    }));
-    const title = (e: StoredEntry) => String(e.fields.shortTitle ?? e.title ?? e.id);
+    const ordered = (ids: string[]) => ids.map((id) => byId.get(id)).filter((e): e is Outline => !!e && paths.has(e.id));
     return {
       home: { id: home.id, title: homeRoute.title, href: homeRoute.path },
-      collections: shaped,
-      nodes: shaped.map((c) => ({
-        id: c.entry.id, title: title(c.entry), href: c.href,
-        children: c.children.map((child) => ({
-          id: child.entry.id, title: title(child.entry), href: child.href,
-          children: child.topics.map((t) => ({ id: t.entry.id, title: title(t.entry), href: t.href, children: [] })),
+      collections: ordered(collectionIds).map((c) => ({
+        entry: c,
+        href: paths.get(c.id) ?? '',
+        children: ordered(childIds(c)).map((child) => ({
+          entry: child,
+          href: paths.get(child.id) ?? '',
+          topics: ordered(childIds(child)).map((t) => ({ entry: t, href: paths.get(t.id) ?? '' })),
         })),
       })),
     };
   });
 }
 
-/** The tree with the current item and its parents open (spec §4). */
+const treeTitle = (e: Outline) => String(e.fields.shortTitle ?? e.title ?? e.id);
+
+/** Items one list of the page tree shows at most: the current one's neighbours in a long list. */
+export const TREE_LIST_MAX = 10;
+/** Siblings a section's list carries at most: the window of five and a few more on each side (spec §4). */
+export const SIBLINGS_MAX = 15;
+
+/** At most `max` items around index `at` (the first ones when `at` is -1). */
+export function windowOf<T>(items: T[], at: number, max: number): T[] {
+  if (items.length <= max) return items;
+  const start = at < 0 ? 0 : Math.min(Math.max(at - Math.floor(max / 2), 0), items.length - max);
+  return items.slice(start, start + max);
+}
+
+/**
+ * The page tree of one page (spec §3, §4): the collections, then only the current branch: the current
+ * page's ancestors with their children, and its own children, open; every other collection or topic set
+ * is a link to its page, which lists its children. A list longer than TREE_LIST_MAX shows the items
+ * around the current one and links to the page that lists them all. So neither the tree's size nor the
+ * time to render it grows with the site. The documentation home has no current item: the collections.
+ */
 export function treeModel(tree: DocsTree, currentId: string): PageTreeModel {
-  const mark = (node: RawNode): TreeNode => {
-    const children = node.children.map(mark);
-    const current = node.id === currentId;
-    return { ...node, current, open: current || children.some((c) => c.open), children };
-  };
-  return { title: tree.home.title, href: tree.home.href, nodes: tree.nodes.map(mark) };
+  const leaf = (entry: Outline, href: string): TreeNode => ({ id: entry.id, title: treeTitle(entry), href, current: entry.id === currentId, open: false, children: [] });
+  const more = (count: number, href: string, title: string): MoreLink | undefined =>
+    count > TREE_LIST_MAX ? { href, count, title } : undefined;
+  const inSet = (ch: DocsTree['collections'][number]['children'][number]) =>
+    ch.entry.id === currentId || ch.topics.some((t) => t.entry.id === currentId);
+  const branchAt = tree.collections.findIndex((c) => c.entry.id === currentId || c.children.some(inSet));
+  const nodes = windowOf(tree.collections, branchAt, TREE_LIST_MAX).map((c): TreeNode => {
+    if (c !== tree.collections[branchAt]) return leaf(c.entry, c.href);
+    const childAt = c.children.findIndex(inSet);
+    const children = windowOf(c.children, childAt, TREE_LIST_MAX).map((ch): TreeNode => {
+      if (ch !== c.children[childAt] || ch.topics.length === 0) return leaf(ch.entry, ch.href);
+      const topicAt = ch.topics.findIndex((t) => t.entry.id === currentId);
+      return {
+        ...leaf(ch.entry, ch.href), open: true,
+        children: windowOf(ch.topics, topicAt, TREE_LIST_MAX).map((t) => leaf(t.entry, t.href)),
+        more: more(ch.topics.length, ch.href, treeTitle(ch.entry)),
+      };
+    });
+    return { ...leaf(c.entry, c.href), open: children.length > 0, children, more: more(c.children.length, c.href, treeTitle(c.entry)) };
+  });
+  return { title: tree.home.title, href: tree.home.href, nodes, more: more(tree.collections.length, tree.home.href, tree.home.title) };
 }
 
 /** Where an entry sits: its parent's children, and the guide it belongs to if any. */
@@ -84,10 +103,10 @@ export function placeOf(tree: DocsTree, entryId: string) {
   for (const c of tree.collections) {
     const guide = c.entry.fields.pageType === 'Guide';
     const i = c.children.findIndex((ch) => ch.entry.id === entryId);
-    if (i >= 0) return { parent: c.entry, siblings: c.children.map((ch) => ({ entry: ch.entry, href: ch.href })), index: i, guide: guide ? c : null };
+    if (i >= 0) return { parent: c.entry, parentHref: c.href, siblings: c.children.map((ch) => ({ entry: ch.entry, href: ch.href })), index: i, guide: guide ? c : null };
     for (const child of c.children) {
       const j = child.topics.findIndex((t) => t.entry.id === entryId);
-      if (j >= 0) return { parent: child.entry, siblings: child.topics, index: j, guide: guide ? c : null };
+      if (j >= 0) return { parent: child.entry, parentHref: child.href, siblings: child.topics, index: j, guide: guide ? c : null };
     }
   }
   return null;
@@ -99,17 +118,23 @@ export function collectionOf(tree: DocsTree, entryId: string) {
     || c.children.some((ch) => ch.entry.id === entryId || ch.topics.some((t) => t.entry.id === entryId)));
 }
 
+/**
+ * The section's other pages (spec §4). Window mode carries at most SIBLINGS_MAX around the current page
+ * and links to the section's page for the rest; progress mode (guides) marks every part of the guide.
+ */
 export function siblingsModel(place: NonNullable<ReturnType<typeof placeOf>>): SiblingsModel {
   const progress = !!place.guide;
+  const heading = place.parent.title ?? 'In this section';
+  const items = place.siblings.map((s, i) => ({
+    title: String(s.entry.fields.shortTitle ?? s.entry.title ?? s.entry.id),
+    href: s.href,
+    current: i === place.index,
+    progress: progress ? (i < place.index ? 'visited' as const : i === place.index ? 'current' as const : 'upcoming' as const) : undefined,
+  }));
+  if (progress || items.length <= SIBLINGS_MAX) return { heading, mode: progress ? 'progress' : 'window', items };
   return {
-    heading: place.parent.title ?? 'In this section',
-    mode: progress ? 'progress' : 'window',
-    items: place.siblings.map((s, i) => ({
-      title: String(s.entry.fields.shortTitle ?? s.entry.title ?? s.entry.id),
-      href: s.href,
-      current: i === place.index,
-      progress: progress ? (i < place.index ? 'visited' : i === place.index ? 'current' : 'upcoming') : undefined,
-    })),
+    heading, mode: 'window', items: windowOf(items, place.index, SIBLINGS_MAX),
+    more: { href: place.parentHref, count: items.length, title: heading },
   };
 }
 

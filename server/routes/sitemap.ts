@@ -4,8 +4,9 @@ import { resourcesHref } from '../pages/chrome.ts';
 const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c] ?? c);
 
 export default async function sitemap(app: FastifyInstance, opts: { publicUrl: string }) {
-  app.get('/sitemap.xml', async (_request, reply) => {
-    const pages = await app.content.publishedPaths();
+  // Built once per content version: it lists every page, so it grows with the site.
+  const build = async () => {
+    const pages = [...await app.content.publishedPaths()];
     // Each product's related-resources page is derived from the product, not stored as a page.
     for (const product of await app.content.ofType('product', { preview: false })) {
       pages.push({ path: resourcesHref(product), lastPublished: null });
@@ -15,11 +16,12 @@ export default async function sitemap(app: FastifyInstance, opts: { publicUrl: s
       const lastmod = p.lastPublished ? `<lastmod>${new Date(p.lastPublished).toISOString().slice(0, 10)}</lastmod>` : '';
       return `<url><loc>${escapeXml(opts.publicUrl + p.path)}</loc>${lastmod}</url>`;
     });
-    return reply
-      .type('application/xml; charset=utf-8')
-      .header('cache-control', 'public, max-age=300')
-      .send(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`);
-  });
+    return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
+  };
+  app.get('/sitemap.xml', async (_request, reply) => reply
+    .type('application/xml; charset=utf-8')
+    .header('cache-control', 'public, max-age=300')
+    .send(await app.content.memo('sitemap', build)));
 
   app.get('/robots.txt', async (_request, reply) =>
     reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=3600')

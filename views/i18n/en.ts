@@ -68,6 +68,7 @@ export const en = {
   tree: {
     label: 'Documentation',
     pagesIn: (title: string) => `Pages in ${title}`,
+    allPages: (count: number, title: string) => `All ${count} pages in ${title}`,
   },
   showMore: 'Show more',
   showCountMore: (count: number) => `Show ${count} more`,

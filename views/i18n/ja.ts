@@ -66,6 +66,7 @@ export const ja: Strings = {
   tree: {
     label: 'ドキュメント',
     pagesIn: (title: string) => `${title} のページ`,
+    allPages: (count: number, title: string) => `${title} の全 ${count} ページ`,
   },
   showMore: 'さらに表示',
   showCountMore: (count: number) => `さらに ${count} 件を表示`,

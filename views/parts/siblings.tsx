@@ -55,6 +55,7 @@ export function Siblings({ model }: { model: SiblingsModel }) {
       {before.length > 0 ? <More items={before} offset={0} where="above" /> : null}
       <SiblingList items={shown} offset={start} />
       {after.length > 0 ? <More items={after} offset={end} where="below" /> : null}
+      {model.more ? <p className="siblings-all"><a href={model.more.href}>{t.tree.allPages(model.more.count, model.more.title)}</a></p> : null}
     </div>
   );
 }

@@ -1,0 +1,39 @@
+import type { Page, Product, ResourceCard } from '../../content/schemas.ts';
+import { ProductLandingPage } from '../../../views/pages/product-landing-page.tsx';
+import { cardOf, resourcesHref } from '../chrome.ts';
+import { deploymentSelector, noticeOf } from '../docs.ts';
+import { contactModel } from '../context.ts';
+import type { Loader, LoaderContext } from './shared.ts';
+
+/** A product's landing or support page (spec §2). */
+export const productLandingLoader = (ctx: LoaderContext): Loader => async (request, entry, preview) => {
+  const { app } = ctx;
+  const page = entry.fields as unknown as Page;
+  const c = await ctx.chromeOf(request, entry, preview);
+  const product = await ctx.productOf(entry, preview);
+  const f = product?.fields as Product | undefined;
+  const cards = (await app.content.byIds(page.resourceCards ?? [], { preview })).map((e) => e.fields as ResourceCard);
+  const collections = await app.content.outlines(page.collections ?? [], { preview });
+  const collectionPaths = await app.content.pathsFor(collections.map((col) => col.id), null);
+  const docs = product ? (await app.content.ofType('page', { preview, contextId: product.id })).find((p) => p.fields.pageType === 'documentedProduct') : undefined;
+  const kbHome = f ? await app.content.byPath(`/${f.productNameId}/kb`, { preview }) : undefined;
+  const supportPage = page.pageType === 'productLanding' && product
+    ? (await ctx.pagesOfTypes(['productSupport'])).find((p) => p.contextId === product.id) : undefined;
+  const helpful = (await ctx.resourceCards()).filter((card) => product && card.relatedApps?.includes(product.id)).map(cardOf);
+  const form = page.supportForm ?? (f?.customSupportFormUnauthenticated && f.customSupportFormAuthenticated
+    ? { authenticated: f.customSupportFormAuthenticated, unauthenticated: f.customSupportFormUnauthenticated } : undefined);
+  return {
+    view: <ProductLandingPage chrome={c} breadcrumbs={[{ label: 'Support', href: '/' }]}
+      deploymentSelector={await deploymentSelector(app, product, entry, null)} notice={await noticeOf(app, product)}
+      title={entry.title ?? ''} tagline={page.tagline} iconUrl={page.icon?.url}
+      docsHref={docs?.path ?? undefined} kbHref={kbHome?.path ?? undefined}
+      resourcesHref={product ? resourcesHref(product) : undefined}
+      supportHref={supportPage?.path ? { label: supportPage.title ?? 'Support', href: supportPage.path } : undefined}
+      resources={cards.filter((card) => card.buttonLink).map(cardOf)}
+      collections={collections.filter((col) => collectionPaths.has(col.id)).map((col) => ({
+        title: col.title ?? col.id, href: collectionPaths.get(col.id) ?? '/', description: col.fields.description,
+      }))}
+      supportForms={form ? [{ label: `Contact ${f?.supportTitle ?? 'support'}`, href: c.visitor.signedIn ? form.authenticated : form.unauthenticated }] : []}
+      helpful={{ cards: helpful, external: c.siteLinks.helpful }} contact={contactModel(c)} />,
+  };
+};
