@@ -215,6 +215,11 @@ export default fp<PageCacheOptions>(async (app, opts) => {
     for (const other of [cache.pages, cache.queries, cache.missing]) if (other !== partition) other.drop(key);
     const kept = partition.keep(key, copy);
     if (!kept) return payload;
+    if (status === 200 && notModified(request, kept.etag)) {
+      setHeaders(reply, kept, undefined, false);
+      reply.code(304);
+      return '';
+    }
     // This answer comes from the copy too, so the compressed form is made once, here, for both.
     const encoding = encodingFor(request, kept);
     const body = encoding ? await encodedForm(key, partition, kept, encoding) : undefined;
