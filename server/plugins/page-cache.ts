@@ -213,7 +213,9 @@ export default fp<PageCacheOptions>(async (app, opts) => {
     // Rendered from content that has changed since the request started: answered, not kept.
     if (startedIn.get(request) !== cache.generation) return payload;
     for (const other of [cache.pages, cache.queries, cache.missing]) if (other !== partition) other.drop(key);
-    const kept = partition.keep(key, copy);
+    // Requests that rendered the same page side by side share one copy, and so one compression.
+    const same = partition.get(key);
+    const kept = same && same.etag === copy.etag && same.status === status && same.expires === copy.expires ? same : partition.keep(key, copy);
     if (!kept) return payload;
     if (status === 200 && notModified(request, kept.etag)) {
       setHeaders(reply, kept, undefined, false);

@@ -100,6 +100,13 @@ t.test('compressed forms are made once, served as kept and decode to the page', 
   t.equal((await app.inject({ url: PAGE, headers: { 'accept-encoding': 'br;q=0, gzip' } })).headers['content-encoding'], 'gzip');
   t.equal((await app.inject({ url: PAGE, headers: { 'accept-encoding': 'identity' } })).headers['content-encoding'], undefined);
 
+  // Requests that render one page side by side share its copy and its compression.
+  app.pageCopies.clear();
+  const together = await Promise.all(Array.from({ length: 5 }, () => app.inject({ url: PAGE, headers: { 'accept-encoding': 'br' } })));
+  const shared = app.pageCopies.pages.get(PAGE)?.encoded.br;
+  t.ok(together.every((res) => shared?.equals(res.rawPayload)), 'concurrent first requests send the kept bytes');
+  t.equal(app.pageCopies.pages.get(PAGE)?.bytes, PAGE.length + identity.rawPayload.length + (shared?.length ?? 0), 'one compressed form counted');
+
   // A fresh render is answered from its copy too: the first brotli answer is already the kept one.
   const fresh = await app.inject({ url: '/acme/kb', headers: { 'accept-encoding': 'br' } });
   t.equal(fresh.headers['content-encoding'], 'br');
