@@ -15,7 +15,7 @@ import secretsPlugin from './plugins/secrets.ts';
 import sameOrigin from './plugins/same-origin.ts';
 import rateLimits from './plugins/rate-limit.ts';
 import { Refusal, sendRefusal } from './plugins/refusal.ts';
-import stalePagesPlugin from './plugins/stale-pages.ts';
+import pageCachePlugin from './plugins/page-cache.ts';
 import unavailablePlugin from './plugins/unavailable.tsx';
 import { DatabaseUnavailableError } from './db/unavailable.ts';
 import feedback from './routes/feedback.ts';
@@ -65,6 +65,8 @@ export interface AppOptions {
   config: Config;
   /** An open database to use instead of opening one from the configuration (tests). */
   db?: Db;
+  /** The clock form tokens and the page cache's token windows follow (tests); Date.now by default. */
+  clock?: (() => number) | undefined;
 }
 
 /**
@@ -109,9 +111,10 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(contentPlugin, { contentDir: config.contentDir, importOnStart: config.importOnStart });
   // PGlite opened here holds the data directory's lock: other commands go through this server.
   if (!opts.db && !config.databaseUrl) await fastify.register(adminPlugin, { dataDir: config.dataDir, contentDir: config.contentDir });
-  await fastify.register(secretsPlugin);
-  // Before compression and ETags: it keeps pages as rendered, to answer while the database is away.
-  await fastify.register(stalePagesPlugin);
+  await fastify.register(secretsPlugin, { clock: opts.clock });
+  // Before compression and ETags: the page cache keeps pages as rendered, with their own compressed forms.
+  await fastify.register(renderPlugin);
+  await fastify.register(pageCachePlugin, { clock: opts.clock });
   await fastify.register(formbody, { bodyLimit: 16 * 1024 });
   await fastify.register(cookie);
   // Routes marked config.stateChanging: refused from other sites, rate-limited per client.
@@ -122,7 +125,6 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
   await fastify.register(etag);
   await fastify.register(assetsPlugin);
-  await fastify.register(renderPlugin);
   await fastify.register(unavailablePlugin);
 
   // The API's schemas, published as OpenAPI at /gateway/api/help-content/v2/openapi.json.

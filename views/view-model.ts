@@ -89,7 +89,6 @@ export interface Chrome {
   localePrefix: '' | '/ja';
   preview: boolean;
   assets: { css: string; js: string };
-  nonce: string;
   canonicalUrl: string;
   title: string;
   description?: string | undefined;

@@ -13,6 +13,11 @@ declare module 'fastify' {
     contentReady: Promise<void>;
     /** True once content is stored (readiness, DESIGN "Running safely"). */
     contentLoaded(): Promise<boolean>;
+    /**
+     * False while the content-change listener is away (PostgreSQL only): an import made elsewhere may
+     * go unannounced until it is back, when the caches are dropped.
+     */
+    contentChangesHeard(): boolean;
     /** Imports a tree now, one import at a time; the caches drop on the import's NOTIFY. */
     importContentTree(dir: string, options?: Pick<ImportOptions, 'force'>): Promise<ImportResult>;
   }
@@ -33,13 +38,19 @@ export default fp<ContentPluginOptions>(async (app, opts) => {
   const store = new ContentStore(app.db);
   app.decorate('content', store);
 
+  let heard = true;
+  app.decorate('contentChangesHeard', () => heard);
   const unlisten = await app.db.listen(CONTENT_CHANNEL, () => {
     store.invalidate();
     app.log.info('content changed; caches dropped');
   }, {
-    onDisconnect: (error) => app.log.warn({ err: error }, 'content change listener lost its connection; reconnecting'),
+    onDisconnect: (error) => {
+      heard = false;
+      app.log.warn({ err: error }, 'content change listener lost its connection; reconnecting');
+    },
     // A NOTIFY may have been sent while the listener was away: drop the caches once.
     onReconnect: () => {
+      heard = true;
       store.invalidate();
       app.log.info('content change listener reconnected; caches dropped');
     },

@@ -1,40 +1,56 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import type { ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import fp from 'fastify-plugin';
 
+export interface PageOptions {
+  status?: number;
+  /** 'public': the same for every visitor, shared-cacheable and kept by the page cache; 'private': neither. */
+  cache?: 'public' | 'private';
+  /** A region of a page for an htmx swap: the same view, without the document. */
+  fragment?: boolean;
+  /** How long the page cache may answer this page (ms); by default until the content changes. */
+  lifetimeMs?: number;
+}
+
 declare module 'fastify' {
-  interface FastifyRequest {
-    /** Per-response CSP nonce for scripts. */
-    cspNonce: string;
-  }
   interface FastifyReply {
     /** Renders a React view as the whole HTML response. */
-    page(view: ReactElement, options?: { status?: number; cache?: 'public' | 'private'; fragment?: boolean }): FastifyReply;
+    page(view: ReactElement, options?: PageOptions): FastifyReply;
   }
 }
 
 /**
- * @fastify/view has no React engine; React's own server renderer does the work, with a
- * per-response nonce in the Content-Security-Policy.
+ * The pages' Content-Security-Policy, the same for every response. The only script a page loads is
+ * the external islands module, and no view writes an inline script (island props are
+ * `type="application/json"` data blocks, which are not executed), so `script-src 'self'` is as strict
+ * as a per-response nonce and leaves the bytes of a page the same for every visitor.
+ */
+export const PAGE_CSP = [
+  "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data: https:",
+  "font-src 'self'", "connect-src 'self'", "frame-src https:", "object-src 'none'", "base-uri 'self'",
+  "form-action 'self'", "frame-ancestors 'self'",
+].join('; ');
+
+const rendered = new WeakMap<FastifyRequest, PageOptions>();
+
+/** The options of the page a request was answered with by reply.page(), if it was. */
+export function pageOptionsOf(request: FastifyRequest): PageOptions | undefined {
+  return rendered.get(request);
+}
+
+/**
+ * @fastify/view has no React engine; React's own server renderer does the work. Public pages are
+ * kept by the page cache (page-cache.ts) with their validator, so each is rendered and hashed once
+ * per content version.
  */
 export default fp(async (app) => {
-  app.decorateRequest('cspNonce', '');
-  app.addHook('onRequest', async (request) => {
-    request.cspNonce = randomBytes(16).toString('base64');
-  });
-  app.decorateReply('page', function page(view, options = {}) {
-    const nonce = this.request.cspNonce;
-    // The validator covers the page, not its per-response nonce, so unchanged pages revalidate.
-    // A fragment is a region of a page for an htmx swap: the same view, without the document.
-    const rendered = options.fragment ? renderToString(view) : `<!doctype html>${renderToString(view)}`;
-    this.header('etag', `"${createHash('sha1').update(rendered.replaceAll(nonce, '')).digest('base64url')}"`);
-    const html = rendered;
-    this.header('content-security-policy', [
-      "default-src 'self'", `script-src 'self' 'nonce-${nonce}'`, "style-src 'self'", "img-src 'self' data: https:",
-      "font-src 'self'", "connect-src 'self'", "frame-src https:", "object-src 'none'", "base-uri 'self'",
-      "form-action 'self'", "frame-ancestors 'self'",
-    ].join('; '));
+  app.decorateReply('page', function page(view: ReactElement, options: PageOptions = {}) {
+    const html = options.fragment ? renderToString(view) : `<!doctype html>${renderToString(view)}`;
+    rendered.set(this.request, options);
+    this.header('etag', `"${createHash('sha1').update(html).digest('base64url')}"`);
+    this.header('content-security-policy', PAGE_CSP);
     // nosniff, the referrer policy and the other security headers come from @fastify/helmet (security-headers.ts).
     this.header('cache-control', options.cache === 'private' ? 'private, no-store' : 'public, max-age=300, stale-while-revalidate=60');
     this.code(options.status ?? 200).type('text/html; charset=utf-8');

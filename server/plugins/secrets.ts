@@ -32,14 +32,14 @@ function sameText(a: string, b: string): boolean {
  * the hour. The secret lives in the database, so every instance accepts the same tokens.
  */
 export class FormTokens {
-  constructor(private readonly secret: Buffer) {}
+  constructor(private readonly secret: Buffer, private readonly clock: () => number = Date.now) {}
 
-  issue(purpose: string, now = Date.now()): string {
+  issue(purpose: string, now = this.clock()): string {
     const window = Math.floor(now / TOKEN_WINDOW_MS).toString(36);
     return `${window}.${mac(this.secret, `form:${purpose}:${window}`)}`;
   }
 
-  verify(purpose: string, token: unknown, now = Date.now()): boolean {
+  verify(purpose: string, token: unknown, now = this.clock()): boolean {
     if (typeof token !== 'string') return false;
     const match = /^([0-9a-z]{1,12})\.([A-Za-z0-9_-]{43})$/.exec(token);
     if (!match) return false;
@@ -91,13 +91,18 @@ function expandIPv6(ip: string): string[] {
   return [...h, ...fill, ...t].map((part) => part.toLowerCase().replace(/^0+(?=.)/, ''));
 }
 
-export default fp(async (app) => {
+export interface SecretsOptions {
+  /** The clock form tokens are issued and checked by (tests move it across token windows). */
+  clock?: (() => number) | undefined;
+}
+
+export default fp<SecretsOptions>(async (app, opts) => {
   await app.db.query(
     `insert into app_secrets (name, value) values ('form-token', $1) on conflict (name) do nothing`,
     [randomBytes(32).toString('base64url')],
   );
   const rows = await app.db.query<{ value: string }>(`select value from app_secrets where name = 'form-token'`);
   const secret = Buffer.from(rows[0]?.value ?? '', 'base64url');
-  app.decorate('formTokens', new FormTokens(secret));
+  app.decorate('formTokens', new FormTokens(secret, opts.clock));
   app.decorate('visitorIds', new VisitorIds(secret));
 }, { name: 'secrets', dependencies: ['db'] });

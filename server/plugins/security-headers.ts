@@ -9,7 +9,7 @@ export interface SecurityHeadersOptions {
  * Security headers on every response (HTML, JSON, text, redirects, sitemap, static files) from
  * @fastify/helmet: nosniff, referrer policy, frame ancestors, cross-origin isolation headers.
  * The Content-Security-Policy here is the strict one for anything that is not a page: nothing may
- * load. Pages replace it with their own, which carries the per-response script nonce (render.ts).
+ * load. Pages replace it with their own, the same for every page: scripts from the site only (render.ts).
  * HSTS only when the site is served over https, or browsers would be told to use a scheme it lacks.
  */
 export default fp<SecurityHeadersOptions>(async (app, opts) => {

@@ -48,4 +48,4 @@ export default fp(async (app) => {
     return this.header('content-security-policy', CSP).header('x-content-type-options', 'nosniff')
       .type('text/html; charset=utf-8').send(`<!doctype html>${html}`);
   });
-}, { name: 'unavailable', dependencies: ['stale-pages', 'assets'] });
+}, { name: 'unavailable', dependencies: ['page-cache', 'assets'] });

@@ -33,6 +33,9 @@ const QuerySchema = {
     .map((name) => [name, { type: 'string' }])),
 } as const;
 
+/** Search responses are kept for a minute (server/content/store.ts); a rendered results page no longer. */
+const SEARCH_PAGE_LIFETIME_MS = 60_000;
+
 const SHORTENED_MESSAGE = `Your search was longer than ${MAX_QUERY_TERMS} words or ${MAX_QUERY_CHARS} characters, `
   + 'so these are the results for its beginning.';
 
@@ -70,7 +73,7 @@ export default async function searchPage(app: FastifyInstance, opts: SearchPageO
     reply.header('vary', 'HX-Request');
     const region = request.headers['hx-request'] === 'true' && !request.headers['hx-history-restore-request'] && !request.headers['hx-boosted'];
     return reply.page(region ? <SearchResultsRegion {...page} /> : <SearchResultsPage {...page} />, {
-      status: failed ? 503 : 200, cache: 'public', fragment: region,
+      status: failed ? 503 : 200, cache: 'public', fragment: region, lifetimeMs: SEARCH_PAGE_LIFETIME_MS,
     });
   };
   for (const url of ['/search-results', '/search-results/']) app.get(url, { schema: { querystring: QuerySchema } }, handler);

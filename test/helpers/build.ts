@@ -61,6 +61,8 @@ export interface BuildOptions {
   env?: Record<string, string>;
   /** Where the app's log lines go (the app's own logger options, LOG_LEVEL from env); none by default. */
   logStream?: NodeJS.WritableStream;
+  /** The app's clock (form tokens, the page cache's token windows); Date.now by default. */
+  clock?: () => number;
 }
 
 /** The whole app on a test database, closed when the test ends. */
@@ -75,7 +77,7 @@ export async function build(t: Test, options: BuildOptions = {}): Promise<Fastif
   const logger = options.logStream ? { ...loggerOptions(config.logLevel, options.logStream), stream: options.logStream } : { level: config.logLevel };
   const server = Fastify({ ...serverOptions, logger, trustProxy: trustProxyOption(config.trustProxy) });
   t.teardown(() => server.close());
-  await server.register(app, { config, db });
+  await server.register(app, { config, db, clock: options.clock });
   await server.ready();
   // The import at start runs in the background; tests expect its content once build() resolves.
   await server.contentReady;

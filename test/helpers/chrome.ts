@@ -9,7 +9,6 @@ export function chromeFixture(overrides: Partial<Chrome> = {}): Chrome {
     localePrefix: '',
     preview: false,
     assets: { css: '/assets/site.css', js: '/assets/site.js' },
-    nonce: 'n0nce',
     canonicalUrl: 'https://help.example.test/',
     title: 'Support',
     year: 2026,

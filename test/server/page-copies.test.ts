@@ -5,7 +5,7 @@ import { build } from '../helpers/build.ts';
 
 t.test('kept page copies are bounded by count and by bytes, least recently used first', async (t) => {
   const copies = new PageCopies(3, 1000);
-  const keep = (key: string, size: number) => copies.keep(key, { body: 'x'.repeat(size), nonce: '', headers: {} });
+  const keep = (key: string, size: number) => copies.keep(key, { body: Buffer.alloc(size, 'x'), headers: {} });
   keep('/a', 100);
   keep('/b', 100);
   keep('/c', 100);

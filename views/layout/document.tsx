@@ -34,7 +34,7 @@ function Page({ chrome, title, hasSidebar, sidebar, children }: {
         {chrome.faviconUrl ? <link rel="icon" href={chrome.faviconUrl} /> : null}
         <link rel="stylesheet" href={chrome.assets.css} />
         {chrome.preview ? <meta name="robots" content="noindex" /> : null}
-        <script type="module" src={chrome.assets.js} nonce={chrome.nonce} />
+        <script type="module" src={chrome.assets.js} />
       </head>
       <body>
         <a className="skip-link" href="#maincontent">{t.skipToContent}</a>
