@@ -21,6 +21,7 @@ export type RequestBody = Request extends infer R ? R extends Request ? Omit<R, 
 
 export type Reply =
   | { type: 'ready' }
+  /** The database could not be opened, or PGlite broke for good: the worker ends. */
   | { type: 'failed'; error: SerializedError }
   | { type: 'result'; id: number; ok: true; value: unknown }
   | { type: 'result'; id: number; ok: false; error: SerializedError }

@@ -27,7 +27,15 @@ function post(reply: Reply): void {
   }
 }
 const answer = (id: number, value: unknown) => post({ type: 'result', id, ok: true, value });
-const refuse = (id: number, error: unknown) => post({ type: 'result', id, ok: false, error: serializeError(error, isDatabaseError) });
+function refuse(id: number, error: unknown): void {
+  if (error instanceof WebAssembly.RuntimeError) {
+    // PGlite's WebAssembly aborted (out of memory, a trap): the instance cannot be used again. Ending the
+    // thread fails what it had as unavailable, and the server's side starts a new worker.
+    post({ type: 'failed', error: serializeError(error, isDatabaseError) });
+    process.exit(1);
+  }
+  post({ type: 'result', id, ok: false, error: serializeError(error, isDatabaseError) });
+}
 async function run(id: number, work: () => Promise<unknown>): Promise<void> {
   try {
     answer(id, await work());
