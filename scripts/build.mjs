@@ -6,7 +6,7 @@ import { rm, writeFile } from 'node:fs/promises';
 const started = performance.now();
 await rm('dist', { recursive: true, force: true });
 await build({
-  entryPoints: { 'server/server': 'server/main.ts', 'scripts/import-command': 'scripts/import.ts', 'workers/load-worker': 'server/content/load-worker.ts' },
+  entryPoints: { 'server/server': 'server/main.ts', 'scripts/import-command': 'scripts/import.ts', 'workers/load-worker': 'server/content/load-worker.ts', 'workers/pglite-worker': 'server/db/pglite-worker.ts' },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

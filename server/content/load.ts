@@ -2,10 +2,9 @@
  * Reads a content tree into entries, checking each file on its own: YAML syntax, the schema of
  * its folder's type, and its Markdown body. Cross-entry checks are in resolve.ts.
  */
-import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { dirname, join, relative, sep } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join, relative, sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { LineCounter, parseDocument, isMap, type Document as YamlDocument } from 'yaml';
 import { validateRichTextDocument } from '@contentful/rich-text-types';
@@ -15,6 +14,7 @@ import { normaliseHeadings, type Document, type EmbeddedEntry } from './rich-tex
 import { schemaErrors } from './schema-errors.ts';
 import { urlFieldErrors } from './url-fields.ts';
 import type { Problem } from './problems.ts';
+import { workerUrl } from '../worker-url.ts';
 
 export interface LoadedEntry {
   kind: EntryKind;
@@ -104,7 +104,7 @@ async function parseInWorkers(files: { path: string; text: string }[], count: nu
   const batches: ParseBatch[] = [];
   for (let i = 0; i < files.length; i += BATCH) batches.push({ id: batches.length, files: files.slice(i, i + BATCH) });
   const results: ParsedFile[][] = new Array(batches.length);
-  const url = await workerUrl();
+  const url = await workerUrl('load-worker', new URL('./load-worker.ts', import.meta.url));
   const pool = Array.from({ length: Math.min(count, batches.length) }, () => new Worker(url));
   let next = 0;
   let done = 0;
@@ -129,26 +129,6 @@ async function parseInWorkers(files: { path: string; text: string }[], count: nu
     await Promise.all(pool.map((worker) => worker.terminate()));
   }
   return results.flat();
-}
-
-/**
- * The worker's script: built beside the server in dist/ for production; run from source, worker
- * threads get no TypeScript loader, so it is bundled into node_modules/.cache first.
- */
-async function workerUrl(): Promise<URL> {
-  if (!import.meta.url.endsWith('.ts')) return new URL('../workers/load-worker.js', import.meta.url);
-  const { build } = await import('esbuild');
-  const outfile = fileURLToPath(new URL('../../node_modules/.cache/signpost/load-worker.mjs', import.meta.url));
-  const built = await build({
-    entryPoints: [fileURLToPath(new URL('./load-worker.ts', import.meta.url))],
-    bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning', write: false,
-  });
-  // Written aside and renamed, so processes starting at once never load a half-written file.
-  await mkdir(dirname(outfile), { recursive: true });
-  const partial = `${outfile}.${process.pid}`;
-  await writeFile(partial, built.outputFiles[0]?.contents ?? '');
-  await rename(partial, outfile);
-  return pathToFileURL(outfile);
 }
 
 /** The line finder of a file parsed elsewhere: the YAML is parsed again the first time a line is asked for. */

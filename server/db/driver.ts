@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { lockDataDir } from './data-dir-lock.ts';
 import { Listener, quoteIdent, type ListenOptions } from './listener.ts';
+import { openPglite, type PgliteEvents } from './pglite.ts';
 import { classify, DatabaseUnavailableError } from './unavailable.ts';
 
 export { quoteIdent, type ListenOptions };
@@ -13,14 +12,14 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
-/** The one driver seam: PGlite in-process by default, a PostgreSQL server with DATABASE_URL. */
+/** The one driver seam: PGlite in a worker thread by default, a PostgreSQL server with DATABASE_URL. */
 export interface Db extends Queryable {
   readonly engine: 'pglite' | 'postgres';
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   /**
    * Calls `onMessage` for each NOTIFY on the channel until the returned function is called. On
-   * PostgreSQL the connection comes back by itself after it drops, then `onReconnect` runs; PGlite is
-   * in-process and never drops.
+   * PostgreSQL the connection comes back by itself after it drops, then `onReconnect` runs; with PGlite
+   * the same happens when its worker thread dies and a new one opens the database.
    */
   listen(channel: string, onMessage: (payload: string) => void, options?: ListenOptions): Promise<() => Promise<void>>;
   close(): Promise<void>;
@@ -29,66 +28,22 @@ export interface Db extends Queryable {
 export interface DbOptions {
   /** postgres://… selects a PostgreSQL server; otherwise PGlite is used. */
   databaseUrl?: string | undefined;
-  /** PGlite data directory; `memory://` keeps the database in memory (tests). */
+  /**
+   * PGlite data directory; `memory://` keeps the database in memory (tests and benchmarks; a worker
+   * that dies takes an in-memory database with it, and its replacement starts empty).
+   */
   pgliteDir: string;
+  /** What happens to PGlite's worker thread, for the log. */
+  pglite?: PgliteEvents;
 }
 
 export async function openDb(options: DbOptions): Promise<Db> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.pgliteDir);
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.pgliteDir, options.pglite);
 }
 
 export function pgliteDirFor(dataDir: string): string {
   return join(dataDir, 'pglite');
 }
-
-async function openPglite(dir: string): Promise<Db> {
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  let release = async () => {};
-  if (!dir.startsWith('memory://')) {
-    mkdirSync(dir, { recursive: true });
-    // Every opener takes the directory's lock here, so no caller can forget it (DESIGN "Running safely").
-    release = await lockDataDir(dir);
-  }
-  let pg: InstanceType<typeof PGlite>;
-  try {
-    pg = await PGlite.create(dir, { extensions: { pg_trgm } });
-  } catch (error) {
-    await release();
-    throw error;
-  }
-  const wrap = (q: { query: PGliteQuery; exec: (sql: string) => Promise<unknown> }): Queryable => ({
-    async query<R>(sql: string, params: unknown[] = []) {
-      return (await q.query<R>(sql, params)).rows;
-    },
-    async exec(sql: string) {
-      await q.exec(sql);
-    },
-  });
-  const base = wrap(pg);
-  return {
-    engine: 'pglite',
-    ...base,
-    transaction: (work) => pg.transaction((tx) => work(wrap(tx))),
-    async listen(channel, onMessage) {
-      const unsubscribe = await pg.listen(channel, onMessage);
-      let stopped = false;
-      return async () => {
-        if (stopped) return;
-        stopped = true;
-        await unsubscribe();
-      };
-    },
-    async close() {
-      try {
-        await pg.close();
-      } finally {
-        await release();
-      }
-    },
-  };
-}
-type PGliteQuery = <R>(sql: string, params?: unknown[]) => Promise<{ rows: R[] }>;
 
 /**
  * How long a request waits for a connection before it is told the database is unavailable (a 503),

@@ -18,7 +18,14 @@ export interface DbPluginOptions {
 /** The database, migrated to the current schema before anything else runs. */
 export default fp<DbPluginOptions>(async (app, opts) => {
   const started = performance.now();
-  const db = opts.db ?? (await openDb({ databaseUrl: opts.databaseUrl, pgliteDir: pgliteDirFor(opts.dataDir) }));
+  const db = opts.db ?? (await openDb({
+    databaseUrl: opts.databaseUrl,
+    pgliteDir: pgliteDirFor(opts.dataDir),
+    pglite: {
+      onWorkerExit: (error) => app.log.error({ err: error }, 'the PGlite worker stopped; starting a new one'),
+      onWorkerRestart: () => app.log.info('the PGlite worker is serving again'),
+    },
+  }));
   const applied = await migrate(db);
   app.log.info({ engine: db.engine, migrationsApplied: applied, ms: Math.round(performance.now() - started) }, 'database ready');
   app.decorate('db', db);
