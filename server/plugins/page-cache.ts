@@ -138,6 +138,7 @@ export default fp<PageCacheOptions>(async (app, opts) => {
     if (!found || found.copy.expires <= clock()) return;
     const { copy, partition } = found;
     answered.add(request);
+    request.cacheStatus = 'hit';
     const noStore = !app.contentChangesHeard();
     if (copy.status === 200 && ifNoneMatch(request.headers['if-none-match'], copy.etag)) {
       setHeaders(reply, copy, undefined, noStore);
@@ -155,7 +156,10 @@ export default fp<PageCacheOptions>(async (app, opts) => {
   app.addHook('onSend', async (request, reply, payload) => {
     if (answered.has(request) || typeof payload !== 'string') return payload;
     const options = pageOptionsOf(request);
-    if (options?.cache !== 'public' || !isShared(request) || reply.hasHeader('set-cookie')) return payload;
+    if (options?.cache !== 'public' || !isShared(request)) return payload;
+    // A page every visitor gets, rendered because no copy was kept: the access line says so.
+    request.cacheStatus = 'miss';
+    if (reply.hasHeader('set-cookie')) return payload;
     const status = reply.statusCode;
     if (status !== 200 && status !== 404) return payload;
     const now = clock();
@@ -191,6 +195,7 @@ export default fp<PageCacheOptions>(async (app, opts) => {
     if (!found || found.copy.status !== 200) return false;
     const { copy } = found;
     answered.add(request);
+    request.cacheStatus = 'stale';
     // Only a form already made: an outage is no time to start compressing.
     const wanted = encodingFor(request, copy);
     const encoding = wanted && copy.encoded[wanted] ? wanted : undefined;
@@ -198,4 +203,4 @@ export default fp<PageCacheOptions>(async (app, opts) => {
     this.code(200).send(encoding ? copy.encoded[encoding] : copy.body);
     return true;
   });
-}, { name: 'page-cache', dependencies: ['content', 'render'] });
+}, { name: 'page-cache', dependencies: ['content', 'render', 'access-log'] });
