@@ -4,7 +4,7 @@
  * answered (DESIGN "Running safely": cached pages keep serving). Bounded by count and by total bytes;
  * the least recently used copy goes first.
  */
-export type Encoding = 'br' | 'gzip';
+import type { Encoding } from '../http/encoding.ts';
 
 export interface PageCopy {
   status: number;

@@ -4,13 +4,29 @@ import { redactUrl } from '../log-redact.ts';
 export type AccessLogLevel = 'info' | 'debug' | 'off';
 
 /**
+ * How a cache took part in a response, for its access line: `hit`, answered from a kept copy; `miss`,
+ * rendered where a kept copy could have answered; `stale`, a kept copy answered because the database is
+ * away (DESIGN "Running safely"). Null where no cache had a say.
+ */
+export type CacheStatus = 'hit' | 'miss' | 'stale';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by a cache that answered or could have answered the request (server/plugins/page-cache.ts). */
+    cacheStatus: CacheStatus | null;
+  }
+}
+
+/**
  * One line per request (ACCESS_LOG): Fastify's own two request lines are turned off in serverOptions
  * (AccessLogController, server/logger.ts), and this hook writes one when the response is sent, with what an operator
  * looks for: method, URL (secrets and e-mail-like text masked, server/log-redact.ts), status, time,
- * body bytes, client address, and `cache` when the response says whether a cache answered it
- * (an `x-cache` header). The request id ties it to an error's own line.
+ * body bytes, client address, and `cache` where a cache had a say (`request.cacheStatus`: no response
+ * header tells clients). The request id ties it to an error's own line.
  */
 export default fp<{ level: AccessLogLevel }>(async (app, opts) => {
+  // Declared whatever the level, so caches may mark any request; null keeps every request one shape.
+  app.decorateRequest('cacheStatus', null);
   if (opts.level === 'off') return;
   const level = opts.level;
   app.addHook('onResponse', async (request, reply) => {
@@ -29,8 +45,7 @@ export default fp<{ level: AccessLogLevel }>(async (app, opts) => {
       ...(noBody ? { bytes: 0 } : Number.isFinite(length) ? { bytes: length } : {}),
       ip: request.ip,
     };
-    const cache = reply.getHeader('x-cache');
-    if (typeof cache === 'string') line.cache = cache.toLowerCase();
+    if (request.cacheStatus) line.cache = request.cacheStatus;
     log[level](line, 'request');
   });
 }, { name: 'access-log' });

@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { extname, join, relative, sep } from 'node:path';
-import { promisify } from 'node:util';
-import { brotliCompress, gzip, constants as zlib } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import { build } from 'esbuild';
+import { compressAll, ifNoneMatch, negotiateEncoding } from '../http/encoding.ts';
 import { projectRoot } from '../paths.ts';
 
 declare module 'fastify' {
@@ -30,24 +29,9 @@ export interface PreparedAsset {
   cacheControl: string;
 }
 
-const brotli = promisify(brotliCompress);
-const gzipAsync = promisify(gzip);
-
-/**
- * Compressed once, at the highest levels (brotli 11, gzip 9): the time is paid once per file, not per
- * response, and brotli at 11 comes out smaller than gzip where a per-response level does not. zlib's
- * asynchronous calls run on the thread pool, so start-up work does not block the event loop.
- */
-export async function precompress(body: Buffer): Promise<{ br: Buffer; gzip: Buffer }> {
-  const [br, gz] = await Promise.all([
-    brotli(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-    gzipAsync(body, { level: 9 }),
-  ]);
-  return { br, gzip: gz };
-}
-
 export async function prepare(body: Buffer, type: string, cacheControl: string): Promise<PreparedAsset> {
-  const { br, gzip: gz } = await precompress(body);
+  // Compressed once, at start: the time is paid once per file, not per response (server/http/encoding.ts).
+  const { br, gzip: gz } = await compressAll(body);
   // One validator for every encoding of the file: the encodings are the same content (weak comparison,
   // RFC 9110 §8.8.3), and Vary keeps caches from handing one to a client that asked for another.
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
@@ -58,35 +42,11 @@ export async function prepare(body: Buffer, type: string, cacheControl: string):
   };
 }
 
-/** The encoding to send for an Accept-Encoding header: the highest q-value the client gives, brotli on a tie. */
-export function pickEncoding(header: string | undefined, asset: Pick<PreparedAsset, 'br' | 'gzip'>): 'br' | 'gzip' | undefined {
-  if (!header || (!asset.br && !asset.gzip)) return undefined;
-  const q: Record<string, number> = {};
-  for (const part of header.toLowerCase().split(',')) {
-    const [name = '', ...params] = part.trim().split(';');
-    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const value = qParam === undefined ? 1 : Number(qParam.slice(2));
-    q[name.trim() === 'x-gzip' ? 'gzip' : name.trim()] = Number.isFinite(value) ? value : 0;
-  }
-  const weight = (name: string) => q[name] ?? q['*'] ?? 0;
-  const br = asset.br ? weight('br') : 0;
-  const gz = asset.gzip ? weight('gzip') : 0;
-  if (br <= 0 && gz <= 0) return undefined;
-  return br >= gz ? 'br' : 'gzip';
-}
-
-/** If-None-Match against an ETag: a list of tags or `*`, compared weakly (RFC 9110 §13.1.2). */
-function notModified(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
-}
-
 export function sendPrepared(request: FastifyRequest, reply: FastifyReply, asset: PreparedAsset): FastifyReply {
   reply.header('cache-control', asset.cacheControl).header('etag', asset.etag);
   if (asset.br || asset.gzip) reply.header('vary', 'accept-encoding');
-  if (notModified(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
-  const encoding = pickEncoding(request.headers['accept-encoding'], asset);
+  if (ifNoneMatch(request.headers['if-none-match'], asset.etag)) return reply.code(304).send();
+  const encoding = negotiateEncoding(request.headers['accept-encoding'], asset);
   reply.type(asset.type);
   if (encoding) reply.header('content-encoding', encoding);
   return reply.send(encoding ? asset[encoding] : asset.body);

@@ -1,8 +1,7 @@
-import { promisify } from 'node:util';
-import { brotliCompress, gzip, constants } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { PageCache, type Encoding, type PageCopies, type PageCopy } from '../pages/page-copies.ts';
+import { compress, ifNoneMatch, negotiateEncoding, type Encoding } from '../http/encoding.ts';
+import { PageCache, type PageCopies, type PageCopy } from '../pages/page-copies.ts';
 import { visitorOf } from '../pages/chrome.ts';
 import { carriesPreviewToken } from './cache-rules.ts';
 import { pageOptionsOf } from './render.ts';
@@ -52,41 +51,8 @@ function windowEnd(now: number): number {
   return (Math.floor(now / TOKEN_WINDOW_MS) + 1) * TOKEN_WINDOW_MS;
 }
 
-/** The encoding to answer with, from Accept-Encoding (q-values honoured; brotli preferred on a tie). */
-export function chooseEncoding(header: string | string[] | undefined): Encoding | 'identity' {
-  if (typeof header !== 'string' || header === '') return 'identity';
-  const weights = new Map<string, number>();
-  for (const part of header.split(',')) {
-    const [name = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
-    let q = 1;
-    for (const param of params) {
-      const match = /^q\s*=\s*([0-9.]+)$/.exec(param);
-      if (match) q = Number(match[1]);
-    }
-    if (name) weights.set(name, Number.isFinite(q) ? q : 0);
-  }
-  const weight = (name: string) => weights.get(name) ?? weights.get('*') ?? 0;
-  const br = weight('br');
-  const gz = weight('gzip');
-  if (br > 0 && br >= gz) return 'br';
-  return gz > 0 ? 'gzip' : 'identity';
-}
-
 /** Smaller bodies go out as they are: compressing them saves less than the header costs. */
 const COMPRESS_MIN_BYTES = 1024;
-const compressBrotli = promisify(brotliCompress);
-const compressGzip = promisify(gzip);
-/** Made once per page and content version, off the event loop (zlib's thread pool), so at the highest levels. */
-const COMPRESSORS: Record<Encoding, (body: Buffer) => Promise<Buffer>> = {
-  br: (body) => compressBrotli(body, {
-    params: {
-      [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-      [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-    },
-  }),
-  gzip: (body) => compressGzip(body, { level: 9 }),
-};
-
 /** Headers that belong to one response, or that are answered from the copy's own fields. */
 const NOT_KEPT = new Set([
   'etag', 'content-length', 'content-encoding', 'set-cookie', 'date', 'connection', 'keep-alive', 'transfer-encoding',
@@ -98,16 +64,6 @@ function keptHeaders(reply: FastifyReply): Record<string, string> {
     if (value !== undefined && !NOT_KEPT.has(name)) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
   }
   return headers;
-}
-
-/** If-None-Match names the copy's validator (a list, weak or strong, or `*`). */
-function notModified(request: FastifyRequest, etag: string): boolean {
-  const header = request.headers['if-none-match'];
-  if (typeof header !== 'string' || !etag) return false;
-  return header.split(',').some((tag) => {
-    const t = tag.trim();
-    return t === '*' || t === etag || t === `W/${etag}`;
-  });
 }
 
 /**
@@ -145,7 +101,7 @@ export default fp<PageCacheOptions>(async (app, opts) => {
     if (made) return Promise.resolve(made);
     let pending = copy.pending[encoding];
     if (!pending) {
-      pending = COMPRESSORS[encoding](copy.body).then((body) => {
+      pending = compress(copy.body, encoding).then((body) => {
         if (partition) partition.addEncoded(key, copy, encoding, body);
         return body;
       }, (error: unknown) => {
@@ -163,8 +119,7 @@ export default fp<PageCacheOptions>(async (app, opts) => {
   /** The encoding a copy is answered in; undefined when the body goes out as it is. */
   function encodingFor(request: FastifyRequest, copy: PageCopy): Encoding | undefined {
     if (copy.body.length < COMPRESS_MIN_BYTES) return undefined;
-    const encoding = chooseEncoding(request.headers['accept-encoding']);
-    return encoding === 'identity' ? undefined : encoding;
+    return negotiateEncoding(request.headers['accept-encoding']);
   }
 
   function setHeaders(reply: FastifyReply, copy: PageCopy, encoding: Encoding | undefined, noStore: boolean): void {
@@ -183,8 +138,9 @@ export default fp<PageCacheOptions>(async (app, opts) => {
     if (!found || found.copy.expires <= clock()) return;
     const { copy, partition } = found;
     answered.add(request);
+    request.cacheStatus = 'hit';
     const noStore = !app.contentChangesHeard();
-    if (copy.status === 200 && notModified(request, copy.etag)) {
+    if (copy.status === 200 && ifNoneMatch(request.headers['if-none-match'], copy.etag)) {
       setHeaders(reply, copy, undefined, noStore);
       reply.code(304).send();
       return reply;
@@ -200,7 +156,10 @@ export default fp<PageCacheOptions>(async (app, opts) => {
   app.addHook('onSend', async (request, reply, payload) => {
     if (answered.has(request) || typeof payload !== 'string') return payload;
     const options = pageOptionsOf(request);
-    if (options?.cache !== 'public' || !isShared(request) || reply.hasHeader('set-cookie')) return payload;
+    if (options?.cache !== 'public' || !isShared(request)) return payload;
+    // A page every visitor gets, rendered because no copy was kept: the access line says so.
+    request.cacheStatus = 'miss';
+    if (reply.hasHeader('set-cookie')) return payload;
     const status = reply.statusCode;
     if (status !== 200 && status !== 404) return payload;
     const now = clock();
@@ -217,7 +176,7 @@ export default fp<PageCacheOptions>(async (app, opts) => {
     const same = partition.get(key);
     const kept = same && same.etag === copy.etag && same.status === status && same.expires === copy.expires ? same : partition.keep(key, copy);
     if (!kept) return payload;
-    if (status === 200 && notModified(request, kept.etag)) {
+    if (status === 200 && ifNoneMatch(request.headers['if-none-match'], kept.etag)) {
       setHeaders(reply, kept, undefined, false);
       reply.code(304);
       return '';
@@ -236,6 +195,7 @@ export default fp<PageCacheOptions>(async (app, opts) => {
     if (!found || found.copy.status !== 200) return false;
     const { copy } = found;
     answered.add(request);
+    request.cacheStatus = 'stale';
     // Only a form already made: an outage is no time to start compressing.
     const wanted = encodingFor(request, copy);
     const encoding = wanted && copy.encoded[wanted] ? wanted : undefined;
@@ -243,4 +203,4 @@ export default fp<PageCacheOptions>(async (app, opts) => {
     this.code(200).send(encoding ? copy.encoded[encoding] : copy.body);
     return true;
   });
-}, { name: 'page-cache', dependencies: ['content', 'render'] });
+}, { name: 'page-cache', dependencies: ['content', 'render', 'access-log'] });

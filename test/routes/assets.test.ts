@@ -7,7 +7,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build } from '../helpers/build.ts';
-import { pickEncoding, precompress } from '../../server/plugins/assets.ts';
+import { compressAll } from '../../server/http/encoding.ts';
 import { projectRoot } from '../../server/paths.ts';
 
 const SVG = '/assets/content/admin-console.svg';
@@ -40,14 +40,14 @@ t.test('assets', async (t) => {
 
   t.test('the bytes sent are those made once at start, at the highest levels', async (t) => {
     const plain = (await app.inject({ url: css, headers: { 'accept-encoding': 'identity' } })).rawPayload;
-    const made = await precompress(plain);
+    const made = await compressAll(plain);
     const first = await app.inject({ url: css, headers: { 'accept-encoding': 'br' } });
     const second = await app.inject({ url: css, headers: { 'accept-encoding': 'br' } });
     t.same(first.rawPayload, made.br, 'brotli quality 11');
     t.same(second.rawPayload, first.rawPayload, 'the same bytes every time');
     t.same((await app.inject({ url: css, headers: { 'accept-encoding': 'gzip' } })).rawPayload, made.gzip, 'gzip level 9');
     const svg = await readFile(join(projectRoot, 'assets/content/admin-console.svg'));
-    t.same((await app.inject({ url: SVG, headers: { 'accept-encoding': 'br' } })).rawPayload, (await precompress(svg)).br, 'content files too');
+    t.same((await app.inject({ url: SVG, headers: { 'accept-encoding': 'br' } })).rawPayload, (await compressAll(svg)).br, 'content files too');
   });
 
   t.test('hashed names are immutable; content files keep a lifetime and a validator', async (t) => {
@@ -125,19 +125,4 @@ t.test('content files added or changed on disk are served fresh once the content
   const fresh = await served((res) => res.headers.etag !== held.headers.etag);
   t.not(fresh.headers.etag, held.headers.etag, 'a new validator');
   t.same(brotliDecompressSync(fresh.rawPayload), svg('second'), 'the new bytes');
-});
-
-t.test('pickEncoding follows the client\'s q-values', async (t) => {
-  const both = { br: Buffer.alloc(1), gzip: Buffer.alloc(1) };
-  t.equal(pickEncoding('gzip, deflate, br, zstd', both), 'br');
-  t.equal(pickEncoding('gzip', both), 'gzip');
-  t.equal(pickEncoding('br;q=0, gzip', both), 'gzip');
-  t.equal(pickEncoding('br;q=0.5, gzip;q=0.8', both), 'gzip');
-  t.equal(pickEncoding('*', both), 'br');
-  t.equal(pickEncoding('*;q=0', both), undefined);
-  t.equal(pickEncoding('identity', both), undefined);
-  t.equal(pickEncoding(undefined, both), undefined);
-  t.equal(pickEncoding('BR', both), 'br', 'names are case-insensitive');
-  t.equal(pickEncoding('br, gzip', { gzip: Buffer.alloc(1) }), 'gzip', 'only forms that exist');
-  t.equal(pickEncoding('x-gzip', both), 'gzip');
 });

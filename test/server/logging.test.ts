@@ -5,8 +5,10 @@
 import t from 'tap';
 import type { InjectOptions } from 'fastify';
 import { PassThrough } from 'node:stream';
-import { build, PREVIEW_TOKEN } from '../helpers/build.ts';
+import { build, testDb, PREVIEW_TOKEN, type BuildOptions } from '../helpers/build.ts';
 import { redactUrl } from '../../server/log-redact.ts';
+import type { Db } from '../../server/db/driver.ts';
+import { DatabaseUnavailableError } from '../../server/db/unavailable.ts';
 
 t.test('the request log holds no preview token and no e-mail address', async (t) => {
   const stream = new PassThrough();
@@ -43,13 +45,21 @@ t.test('the request log holds no preview token and no e-mail address', async (t)
   t.match(log, /searchTerm=%5Bemail%5D/, 'search terms are masked, not dropped');
 });
 
-/** Log lines of a real app with the given settings, after the requests. */
-async function logOf(t: { teardown: (fn: () => unknown) => void }, env: Record<string, string>, requests: InjectOptions[]) {
+type Test = { teardown: (fn: () => unknown) => void };
+
+/** A real app with the given settings, and the log lines it writes, parsed. */
+async function loggedApp(t: Test, options: BuildOptions) {
   const stream = new PassThrough();
   const lines: Record<string, unknown>[] = [];
   stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)));
-  const app = await build(t, { logStream: stream, env });
+  const app = await build(t, { ...options, logStream: stream });
   await new Promise((resolve) => setImmediate(resolve));
+  return { app, lines };
+}
+
+/** Log lines of a real app with the given settings, after the requests. */
+async function logOf(t: Test, env: Record<string, string>, requests: InjectOptions[]) {
+  const { app, lines } = await loggedApp(t, { env });
   lines.length = 0;
   for (const request of requests) await app.inject(request);
   await new Promise((resolve) => setImmediate(resolve));
@@ -77,6 +87,71 @@ t.test('one access line per request, with what an operator needs', async (t) => 
   for (const line of access) t.ok(JSON.stringify(line).length < 300, `a short line (${JSON.stringify(line).length} B)`);
   t.notMatch(JSON.stringify(lines), /jane\.doe|customer\.example|preview-token-for-tests/, 'no secret, no address');
   t.notOk(access.some((l) => 'req' in l || 'res' in l || 'headers' in l), 'no headers in the line');
+});
+
+/** The real database, made to fail as an unreachable server does while `down()` says so. */
+function failing(db: Db, down: () => boolean): Db {
+  return new Proxy(db, {
+    get(target, name, receiver) {
+      const value: unknown = Reflect.get(target, name, receiver);
+      if (typeof value !== 'function') return value;
+      if (down() && (name === 'query' || name === 'exec' || name === 'transaction')) {
+        return () => Promise.reject(new DatabaseUnavailableError(new Error('connect ECONNREFUSED')));
+      }
+      return value.bind(target);
+    },
+  });
+}
+
+t.test('the access line says whether the page cache answered a page or it was rendered', async (t) => {
+  let down = false;
+  const { app, lines } = await loggedApp(t, { env: { LOG_LEVEL: 'info' }, db: failing(await testDb(t), () => down) });
+  // The import at start announces itself (NOTIFY) and the caches are dropped when that is heard, which on
+  // PostgreSQL may be after start-up: counted from then on, a kept page stays kept.
+  for (let i = 0; i < 250 && !lines.some((l) => l.msg === 'content changed; caches dropped'); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  const PAGE = '/acme-cloud/docs/first-steps';
+  const css = /href="(\/assets\/main\.[0-9a-f]{12}\.css)"/.exec((await app.inject(PAGE)).body)?.[1] as string;
+  app.pageCopies.clear();
+  const line = async (request: InjectOptions | string) => {
+    lines.length = 0;
+    const res = await app.inject(request);
+    await new Promise((resolve) => setImmediate(resolve));
+    const access = lines.filter((l) => l.msg === 'request');
+    t.equal(access.length, 1, 'one access line');
+    return { res, line: access[0] ?? {} };
+  };
+
+  const rendered = await line(PAGE);
+  t.match(rendered.line, { status: 200, cache: 'miss' }, 'the first request renders');
+  const hit = await line({ url: PAGE, headers: { 'accept-encoding': 'br' } });
+  t.match(hit.line, { status: 200, cache: 'hit', bytes: hit.res.rawPayload.length }, 'the next is answered from the copy');
+  t.match((await line({ url: PAGE, headers: { 'if-none-match': String(rendered.res.headers.etag) } })).line, { status: 304, cache: 'hit' }, 'a 304 from the copy');
+  t.match((await line({ method: 'HEAD', url: PAGE })).line, { method: 'HEAD', cache: 'hit' });
+  t.match((await line('/no-such-page')).line, { status: 404, cache: 'miss' }, 'a not-found page renders');
+  t.match((await line('/no-such-page')).line, { status: 404, cache: 'hit' }, 'and is kept');
+  const search = '/search-results/?searchTerm=widget';
+  t.match((await line(search)).line, { cache: 'miss' });
+  t.match((await line({ url: search, headers: { 'hx-request': 'true' } })).line, { cache: 'miss' }, 'the htmx region is a page of its own');
+  t.match((await line(search)).line, { cache: 'hit' });
+
+  for (const request of [
+    { url: PAGE, headers: { 'x-preview-token': PREVIEW_TOKEN } }, { url: '/healthz' }, { url: css },
+    { method: 'POST' as const, url: '/gateway/api/help-content/v2/search', payload: { query: 'widget' } },
+  ]) {
+    const { line: l } = await line(request);
+    t.notOk('cache' in l, `${request.method ?? 'GET'} ${request.url.replace(PREVIEW_TOKEN, '…')}: no cache field where the page cache has no say`);
+  }
+
+  // The database is away: a page whose copy has expired is answered from it, no-store (DESIGN "Running safely").
+  const outage = '/search-results/?searchTerm=never-searched-before';
+  app.pageCopies.partitionOf(outage, 200).keep(outage, { status: 200, body: Buffer.from('<!doctype html><p>kept</p>'), headers: { 'content-type': 'text/html; charset=utf-8' }, expires: 0 });
+  down = true;
+  const stale = await line(outage);
+  down = false;
+  t.equal(stale.res.statusCode, 200);
+  t.equal(stale.res.headers['cache-control'], 'no-store');
+  t.equal(stale.res.body, '<!doctype html><p>kept</p>');
+  t.match(stale.line, { status: 200, cache: 'stale' }, 'the access line says the copy was stale');
 });
 
 t.test('ACCESS_LOG: debug keeps access lines below info; off drops them; errors keep their lines', async (t) => {

@@ -4,7 +4,6 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import t from 'tap';
 import type { Db } from '../../server/db/driver.ts';
 import { PageCache, MISSING_MAX } from '../../server/pages/page-copies.ts';
-import { chooseEncoding } from '../../server/plugins/page-cache.ts';
 import { TOKEN_WINDOW_MS } from '../../server/plugins/secrets.ts';
 import { build, tempContent, testDb, PREVIEW_TOKEN } from '../helpers/build.ts';
 
@@ -111,16 +110,6 @@ t.test('compressed forms are made once, served as kept and decode to the page', 
   const fresh = await app.inject({ url: '/acme/kb', headers: { 'accept-encoding': 'br' } });
   t.equal(fresh.headers['content-encoding'], 'br');
   t.ok(app.pageCopies.pages.get('/acme/kb')?.encoded.br?.equals(fresh.rawPayload));
-});
-
-t.test('Accept-Encoding is read with its weights', async (t) => {
-  t.equal(chooseEncoding(undefined), 'identity');
-  t.equal(chooseEncoding('gzip, deflate, br'), 'br');
-  t.equal(chooseEncoding('gzip;q=1, br;q=0.5'), 'gzip');
-  t.equal(chooseEncoding('br;q=0'), 'identity');
-  t.equal(chooseEncoding('*'), 'br');
-  t.equal(chooseEncoding('*;q=0, gzip'), 'gzip');
-  t.equal(chooseEncoding('deflate'), 'identity');
 });
 
 t.test('a content change drops the kept pages', async (t) => {
