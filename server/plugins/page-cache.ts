@@ -70,7 +70,7 @@ function keptHeaders(reply: FastifyReply): Record<string, string> {
  * The render cache. Public pages (reply.page with `cache: 'public'`, a 200 or a 404, no cookie set)
  * are kept as rendered, with their ETag, and answered from an onRequest hook: a hit runs no loader,
  * database query, React render or hash, and a 304 is answered from the copy's validator. Brotli and
- * gzip forms are made once, on the first request that asks for each, and sent with Content-Encoding
+ * gzip forms are made once, in the background after the first request that asks for each, and sent with Content-Encoding
  * set so @fastify/compress and @fastify/etag leave them as they are.
  *
  * A copy is answered until the content changes (the store's invalidation, which every instance hears
@@ -181,11 +181,12 @@ export default fp<PageCacheOptions>(async (app, opts) => {
       reply.code(304);
       return '';
     }
-    // This answer comes from the copy too, so the compressed form is made once, here, for both.
+    // The form at the highest level is made once, in the background, for the requests that follow: this
+    // visitor does not wait for it (brotli 11 takes tens of milliseconds, the render one or two), and
+    // gets the page as @fastify/compress makes it at its quick default level.
     const encoding = encodingFor(request, kept);
-    const body = encoding ? await encodedForm(key, partition, kept, encoding) : undefined;
-    setHeaders(reply, kept, body ? encoding : undefined, false);
-    return body ?? payload;
+    if (encoding) void encodedForm(key, partition, kept, encoding);
+    return payload;
   });
 
   app.decorateReply('sendPageCopy', function sendPageCopy(this: FastifyReply) {
