@@ -166,9 +166,13 @@ try {
 
   // A topic page at a fixed rate, alone and while distinct searches run beside it.
   const words = [...new Set(paths.flatMap((p) => p.split(/[/-]/)).filter((w) => /^[a-z]{4,}$/.test(w)))];
-  const searches = Array.from({ length: 4000 }, (_, i) => ({
+  console.log(`\nsearches: pairs of ${words.length} words from the page addresses`);
+  // Pairs of words, each asked once (search responses are cached a minute): more than a run can send.
+  const searches = Array.from({ length: 60_000 }, (_, i) => ({
     method: 'POST' as const, path: API, headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query: `${words[i % words.length]} ${words[(i * 7 + 3) % words.length]}`, pagination: { from: (i % 3) * 10, size: 10 } }),
+    body: JSON.stringify({
+      query: `${words[i % words.length]} ${words[Math.floor(i / words.length) % words.length]}`, pagination: { from: (i % 3) * 10, size: 10 },
+    }),
   }));
   let next = 0;
   const searchLoad = () => new Promise<Load>((done, reject) => {
