@@ -8,8 +8,8 @@
  * results page for a word of a topic's title. For each, the bytes the server sends with brotli are
  * written beside their gzip and identity forms and served by @fastify/static (`preCompressed`) in a
  * second process; both are loaded in turn with 10 connections, and the ratio of their request rates is
- * printed per repeat and as the median. Then a topic page at a fixed rate alone and while searches run
- * beside it, and the server's resident memory after start and after the load.
+ * printed per repeat and as the median. Then a topic page at a fixed rate, and at full speed, alone and
+ * while distinct searches run beside it, and the server's resident memory after start and after the load.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -189,17 +189,23 @@ try {
   const alone: Load[] = [];
   const beside: Load[] = [];
   const searching: Load[] = [];
+  const fullAlone: Load[] = [];
+  const fullBeside: Load[] = [];
   for (let r = 0; r < REPEATS; r++) {
     alone.push(await load(`${base}${topic.path}`, { seconds: SECONDS, rate: FIXED_RATE }));
     const [withSearches, search] = await Promise.all([load(`${base}${topic.path}`, { seconds: SECONDS, rate: FIXED_RATE }), searchLoad()]);
     beside.push(withSearches);
     searching.push(search);
+    fullAlone.push(await load(`${base}${topic.path}`, { seconds: SECONDS }));
+    fullBeside.push((await Promise.all([load(`${base}${topic.path}`, { seconds: SECONDS }), searchLoad()]))[0]);
   }
   const line = (list: Load[]) => `${median(list.map((l) => l.rps)).toFixed(0)} req/s, p50 ${median(list.map((l) => l.p50)).toFixed(0)} ms, ` +
     `p97.5 ${median(list.map((l) => l.p95)).toFixed(0)} ms${list.some((l) => l.non2xx) ? `, ${list.reduce((n, l) => n + l.non2xx, 0)} answers other than 2xx` : ''}`;
   console.log(`\ntopic at ${FIXED_RATE} req/s alone          ${line(alone)}`);
   console.log(`topic at ${FIXED_RATE} req/s, searches beside ${line(beside)}; ratio ${(median(beside.map((l) => l.rps)) / median(alone.map((l) => l.rps))).toFixed(2)}x`);
   console.log(`searches beside it (${CONNECTIONS} connections, distinct) ${line(searching)}`);
+  console.log(`topic, ${CONNECTIONS} connections, alone             ${line(fullAlone)}`);
+  console.log(`topic, ${CONNECTIONS} connections, searches beside   ${line(fullBeside)}; ratio ${(median(fullBeside.map((l) => l.rps)) / median(fullAlone.map((l) => l.rps))).toFixed(2)}x`);
 
   console.log(`\nmemory (RSS)    after start ${rssStart.toFixed(0)} MB, after the load ${rssMb(serverPid).toFixed(0)} MB`);
 } finally {
