@@ -183,8 +183,10 @@ export default fp<PageCacheOptions>(async (app, opts) => {
     }
     // The form at the highest level is made once, in the background, for the requests that follow: this
     // visitor does not wait for it (brotli 11 takes tens of milliseconds, the render one or two), and
-    // gets the page as @fastify/compress makes it at its quick default level.
-    const encoding = encodingFor(request, kept);
+    // gets the page as @fastify/compress makes it at its quick default level. Only for the site's own
+    // paths: a made-up query string or path costs its sender a render, never tens of milliseconds of
+    // compression (those copies get their form when someone asks for them again).
+    const encoding = partition === cache.pages ? encodingFor(request, kept) : undefined;
     if (encoding) void encodedForm(key, partition, kept, encoding);
     return payload;
   });
