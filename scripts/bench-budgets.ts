@@ -15,12 +15,8 @@ import { loadConfig } from '../server/config.ts';
 import { openDb, pgliteDirFor } from '../server/db/driver.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { importContent } from '../server/content/import.ts';
+import { option } from './bench-http.ts';
 
-const args = process.argv.slice(2);
-const option = (name: string) => {
-  const at = args.indexOf(name);
-  return at >= 0 ? args[at + 1] : undefined;
-};
 const contentDir = resolve(option('--content') ?? 'content');
 const dataDir = option('--data-dir');
 const RUNS = Number(process.env.BENCH_RUNS || 400);

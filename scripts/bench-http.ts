@@ -25,3 +25,9 @@ export async function waitFor(url: string): Promise<void> {
   }
   throw new Error(`the server did not answer ${url}`);
 }
+
+/** The value after a flag on the command line (`--seconds 5`), or undefined when the flag is absent. */
+export function option(name: string, args = process.argv.slice(2)): string | undefined {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+}

@@ -18,13 +18,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { brotliDecompressSync, gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
-import { freePort, waitFor } from './bench-http.ts';
+import { freePort, option, waitFor } from './bench-http.ts';
 
-const args = process.argv.slice(2);
-const option = (name: string) => {
-  const at = args.indexOf(name);
-  return at >= 0 ? args[at + 1] : undefined;
-};
 const contentDir = resolve(option('--content') ?? 'content');
 const keptDataDir = option('--data-dir');
 const SECONDS = Number(option('--seconds') ?? 8);
