@@ -36,6 +36,8 @@ import adminPlugin from './plugins/admin.ts';
 import shutdownPlugin from './plugins/shutdown.ts';
 import loadShedding from './plugins/load-shedding.ts';
 import accessLog from './plugins/access-log.ts';
+import identity from './identity/plugin.ts';
+import type { ThrottleOptions } from './identity/accounts.ts';
 import { AccessLogController } from './logger.ts';
 
 /**
@@ -67,6 +69,8 @@ export interface AppOptions {
   db?: Db;
   /** The clock form tokens and the page cache's token windows follow (tests); Date.now by default. */
   clock?: (() => number) | undefined;
+  /** Failed sign-in throttling: shorter delays and locks in tests. */
+  signInThrottle?: Partial<ThrottleOptions> | undefined;
 }
 
 /**
@@ -120,6 +124,8 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
   // Routes marked config.stateChanging: refused from other sites, rate-limited per client.
   await fastify.register(sameOrigin, { publicUrl: config.publicUrl });
   await fastify.register(rateLimits, { max: config.rateLimitMax, windowSeconds: config.rateLimitWindow });
+  // Sessions, sign-in (OIDC_ISSUER or the embedded provider), roles, the spec §7 customer-context calls.
+  await fastify.register(identity, { config, clock: opts.clock, throttle: opts.signInThrottle });
   // Pages go out gzip- or brotli-compressed when the client accepts it; static assets are compressed once
   // at start and their routes opt out (server/plugins/assets.ts).
   await fastify.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });

@@ -16,7 +16,8 @@ export const ConfigSchema = Type.Object({
   accessLog: Type.Union([Type.Literal('info'), Type.Literal('debug'), Type.Literal('off')]),
   publicUrl: Type.String({ pattern: '^https?://' }),
   previewToken: Type.Optional(Type.String({ minLength: 32 })),
-  identityUrl: Type.String({ pattern: '^(https?://|/)' }),
+  /** Where Signpost serves sign-in (the login, callback, log-out routes and the embedded provider): a path. */
+  identityUrl: Type.String({ pattern: '^/[A-Za-z0-9/_-]*[A-Za-z0-9_-]$' }),
   /** Vendor staff's e-mail domain (spec §6); unset, nobody is staff. */
   staffDomain: Type.Optional(Type.String({ minLength: 1 })),
   searchNewFilters: Type.Boolean(),
@@ -29,6 +30,36 @@ export const ConfigSchema = Type.Object({
   overloadRetryAfterS: Type.Integer({ minimum: 1 }),
   rateLimitMax: Type.Integer({ minimum: 1 }),
   rateLimitWindow: Type.Integer({ minimum: 1 }),
+  /** OpenID Connect issuer to sign in against; unset, Signpost's own embedded provider (server/identity/). */
+  oidcIssuer: Type.Optional(Type.String({ pattern: '^https?://' })),
+  oidcClientId: Type.String({ minLength: 1 }),
+  /** Unset with the embedded provider: derived from the database's secret, so every instance agrees. */
+  oidcClientSecret: Type.Optional(Type.String({ minLength: 1 })),
+  oidcScopes: Type.String({ pattern: '(^|\\s)openid(\\s|$)' }),
+  /** Claim names that carry roles (spec §6): a boolean claim, or a group in the groups claim. */
+  oidcEditorClaim: Type.String({ minLength: 1 }),
+  oidcPartnerClaim: Type.String({ minLength: 1 }),
+  oidcGroupsClaim: Type.String({ minLength: 1 }),
+  oidcEditorGroup: Type.String({ minLength: 1 }),
+  oidcPartnerGroup: Type.String({ minLength: 1 }),
+  /** The issuer's account page for 'Manage profile'; the embedded provider has its own. */
+  oidcAccountUrl: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** Further clients the embedded provider accepts (JSON array of client metadata), e.g. another instance. */
+  oidcProviderClients: Type.Array(Type.Object({
+    client_id: Type.String({ minLength: 1 }),
+    client_secret: Type.String({ minLength: 16 }),
+    redirect_uris: Type.Array(Type.String({ pattern: '^https?://' }), { minItems: 1 }),
+    post_logout_redirect_uris: Type.Optional(Type.Array(Type.String({ pattern: '^https?://' }))),
+  })),
+  /** Session cookie keys, newest first: the first seals, all open (rotation). Unset: one kept in the database. */
+  sessionSecrets: Type.Optional(Type.Array(Type.String({ minLength: 32 }), { minItems: 1 })),
+  sessionIdleMinutes: Type.Integer({ minimum: 1 }),
+  sessionMaxHours: Type.Integer({ minimum: 1 }),
+  /** Hosts that are the partner site (spec §6 partner user, §2 paths with no AI widget). */
+  partnerHosts: Type.Array(Type.String({ minLength: 1 })),
+  /** Editor shortcut templates (spec §6 author): {file}, {entryId}, {path}; {pageId} for the document editor. */
+  contentEditorUrl: Type.Optional(Type.String({ minLength: 1 })),
+  documentEditorUrl: Type.Optional(Type.String({ minLength: 1 })),
 });
 export type Config = Static<typeof ConfigSchema>;
 
@@ -72,6 +103,16 @@ export function trustProxyOption(value: Config['trustProxy']): boolean | string[
   return typeof value === 'number' ? (_address, hop) => hop < value : value;
 }
 
+/** A JSON array setting; a parse error names the variable. */
+function jsonList(name: string, raw: string | undefined): unknown[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (Array.isArray(value)) return value;
+  } catch { /* reported below */ }
+  throw new ConfigError(`${name}: expected a JSON array`);
+}
+
 function num(raw: string | undefined, fallback: number): number {
   return raw === undefined || raw === '' ? fallback : Number(raw);
 }
@@ -101,6 +142,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     overloadRetryAfterS: num(env.OVERLOAD_RETRY_AFTER_S, 10),
     rateLimitMax: env.RATE_LIMIT_MAX ? Number(env.RATE_LIMIT_MAX) : 30,
     rateLimitWindow: env.RATE_LIMIT_WINDOW ? Number(env.RATE_LIMIT_WINDOW) : 60,
+    oidcIssuer: env.OIDC_ISSUER ? env.OIDC_ISSUER.replace(/\/+$/, '') : undefined,
+    oidcClientId: env.OIDC_CLIENT_ID || 'signpost',
+    oidcClientSecret: env.OIDC_CLIENT_SECRET || undefined,
+    // The embedded provider also offers the `roles` scope (editor, partner, groups, cohort claims).
+    oidcScopes: (env.OIDC_SCOPES || (env.OIDC_ISSUER ? 'openid email profile' : 'openid email profile roles')).trim(),
+    oidcEditorClaim: env.OIDC_EDITOR_CLAIM || 'canEdit',
+    oidcPartnerClaim: env.OIDC_PARTNER_CLAIM || 'partner',
+    oidcGroupsClaim: env.OIDC_GROUPS_CLAIM || 'groups',
+    oidcEditorGroup: env.OIDC_EDITOR_GROUP || 'editors',
+    oidcPartnerGroup: env.OIDC_PARTNER_GROUP || 'partners',
+    oidcAccountUrl: env.OIDC_ACCOUNT_URL || undefined,
+    oidcProviderClients: jsonList('OIDC_PROVIDER_CLIENTS', env.OIDC_PROVIDER_CLIENTS),
+    sessionSecrets: env.SESSION_SECRET ? env.SESSION_SECRET.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+    sessionIdleMinutes: num(env.SESSION_IDLE_MINUTES, 120),
+    sessionMaxHours: num(env.SESSION_MAX_HOURS, 168),
+    partnerHosts: (env.PARTNER_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    contentEditorUrl: env.CONTENT_EDITOR_URL || undefined,
+    documentEditorUrl: env.DOCUMENT_EDITOR_URL || undefined,
   };
   const problems = [...Value.Errors(ConfigSchema, config)];
   if (problems.length > 0) {
@@ -112,12 +171,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       overloadMaxEventLoopUtilization: 'OVERLOAD_MAX_EVENT_LOOP_UTILIZATION', overloadMaxHeapUsedMb: 'OVERLOAD_MAX_HEAP_USED_MB',
       overloadRetryAfterS: 'OVERLOAD_RETRY_AFTER_S',
       rateLimitMax: 'RATE_LIMIT_MAX', rateLimitWindow: 'RATE_LIMIT_WINDOW',
+      oidcIssuer: 'OIDC_ISSUER', oidcClientId: 'OIDC_CLIENT_ID', oidcClientSecret: 'OIDC_CLIENT_SECRET', oidcScopes: 'OIDC_SCOPES',
+      oidcEditorClaim: 'OIDC_EDITOR_CLAIM', oidcPartnerClaim: 'OIDC_PARTNER_CLAIM', oidcGroupsClaim: 'OIDC_GROUPS_CLAIM',
+      oidcEditorGroup: 'OIDC_EDITOR_GROUP', oidcPartnerGroup: 'OIDC_PARTNER_GROUP', oidcAccountUrl: 'OIDC_ACCOUNT_URL',
+      oidcProviderClients: 'OIDC_PROVIDER_CLIENTS', sessionSecrets: 'SESSION_SECRET', sessionIdleMinutes: 'SESSION_IDLE_MINUTES',
+      sessionMaxHours: 'SESSION_MAX_HOURS', partnerHosts: 'PARTNER_HOSTS', contentEditorUrl: 'CONTENT_EDITOR_URL',
+      documentEditorUrl: 'DOCUMENT_EDITOR_URL',
     };
     const lines = problems.map((p) => {
       const key = p.instancePath.split('/')[1] ?? '';
       return `${names[key] ?? key}: ${p.message}`;
     });
     throw new ConfigError(`Invalid configuration:\n  ${[...new Set(lines)].join('\n  ')}`);
+  }
+  if (config.oidcIssuer && !config.oidcClientSecret) {
+    throw new ConfigError('OIDC_CLIENT_SECRET: required when OIDC_ISSUER names an external issuer');
   }
   return config as Config;
 }

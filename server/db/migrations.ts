@@ -240,4 +240,52 @@ export const migrations: Migration[] = [
       drop table cjk_documents;
     `,
   },
+  {
+    version: 7,
+    name: 'people: accounts, sign-in throttle, the embedded OpenID provider store',
+    sql: /* sql */ `
+      -- Accounts of the embedded identity provider (server/identity/). E-mail is kept as given and
+      -- matched lower-cased; passwords only as scrypt hashes (server/identity/passwords.ts).
+      create table accounts (
+        id             text primary key,
+        email          text not null,
+        display_name   text not null default '',
+        password_hash  text not null,
+        can_edit       boolean not null default false,
+        partner        boolean not null default false,
+        groups         text[] not null default '{}',
+        -- Cohort attributes (spec §7 csm-experiment), a flat JSON object.
+        attributes     jsonb not null default '{}',
+        disabled       boolean not null default false,
+        created_at     timestamptz not null default now(),
+        updated_at     timestamptz not null default now()
+      );
+      create unique index accounts_email_idx on accounts (lower(email));
+
+      -- Failed sign-ins per login name (known or not, so the answer tells nothing about which exist).
+      create table sign_in_failures (
+        login          text primary key,
+        failures       integer not null,
+        first_at       timestamptz not null,
+        locked_until   timestamptz
+      );
+
+      -- The embedded provider's short-lived models (sessions, interactions, codes, grants, tokens),
+      -- one row each, as oidc-provider's adapter contract describes them.
+      create table oidc_models (
+        kind         text not null,
+        id           text not null,
+        payload      jsonb not null,
+        grant_id     text,
+        user_code    text,
+        uid          text,
+        expires_at   timestamptz,
+        consumed_at  timestamptz,
+        primary key (kind, id)
+      );
+      create index oidc_models_grant_idx on oidc_models (grant_id) where grant_id is not null;
+      create index oidc_models_uid_idx on oidc_models (uid) where uid is not null;
+      create index oidc_models_expires_idx on oidc_models (expires_at);
+    `,
+  },
 ];

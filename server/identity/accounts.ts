@@ -1,0 +1,192 @@
+/**
+ * Accounts of the embedded identity provider, in the database (DESIGN "People"): e-mail, name, scrypt
+ * password hash, roles (editor, partner, groups), cohort attributes, disabled. Sign-in goes through
+ * signIn(), which also slows and then refuses repeated failures for a login name.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/driver.ts';
+import { dummyHash, hashPassword, verifyPassword } from './passwords.ts';
+
+export interface Account {
+  id: string;
+  email: string;
+  displayName: string;
+  canEdit: boolean;
+  partner: boolean;
+  groups: string[];
+  attributes: Record<string, string | number | boolean | null>;
+  disabled: boolean;
+  createdAt: string;
+}
+
+export interface NewAccount {
+  email: string;
+  displayName?: string | undefined;
+  password: string;
+  canEdit?: boolean | undefined;
+  partner?: boolean | undefined;
+  groups?: string[] | undefined;
+  attributes?: Account['attributes'] | undefined;
+}
+
+/** A request the store refuses: `field: reason`, shown to the operator as it is. */
+export class AccountError extends Error {
+  override name = 'AccountError';
+  constructor(readonly field: string, readonly reason: string) {
+    super(`${field}: ${reason}`);
+  }
+}
+
+export interface ThrottleOptions {
+  /** Failures within this window count together. */
+  windowMs: number;
+  /** From this many failures on, each answer waits `delayStepMs` longer (capped at `maxDelayMs`). */
+  slowAfter: number;
+  delayStepMs: number;
+  maxDelayMs: number;
+  /** This many failures lock the login name for `lockMs`. */
+  lockAfter: number;
+  lockMs: number;
+}
+
+export const DEFAULT_THROTTLE: ThrottleOptions = {
+  windowMs: 15 * 60_000, slowAfter: 3, delayStepMs: 1000, maxDelayMs: 5000, lockAfter: 5, lockMs: 15 * 60_000,
+};
+
+export type SignInResult =
+  | { ok: true; account: Account }
+  | { ok: false; reason: 'invalid' }
+  | { ok: false; reason: 'locked'; retryAfterS: number };
+
+export const MIN_PASSWORD_LENGTH = 10;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+interface AccountRow {
+  id: string; email: string; display_name: string; password_hash: string; can_edit: boolean; partner: boolean;
+  groups: string[]; attributes: Account['attributes'] | string; disabled: boolean; created_at: Date | string;
+}
+
+function toAccount(row: AccountRow): Account {
+  return {
+    id: row.id, email: row.email, displayName: row.display_name, canEdit: row.can_edit, partner: row.partner,
+    groups: row.groups ?? [], attributes: typeof row.attributes === 'string' ? JSON.parse(row.attributes) : row.attributes ?? {},
+    disabled: row.disabled, createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+function checkPassword(password: string): void {
+  if (password.length < MIN_PASSWORD_LENGTH) throw new AccountError('password', `must be at least ${MIN_PASSWORD_LENGTH} characters`);
+  if (password.length > 1024) throw new AccountError('password', 'must be at most 1024 characters');
+}
+
+export class AccountStore {
+  constructor(
+    private readonly db: Db,
+    private readonly options: { clock?: () => number; throttle?: Partial<ThrottleOptions>; sleep?: (ms: number) => Promise<void> } = {},
+  ) {}
+
+  private get throttle(): ThrottleOptions {
+    return { ...DEFAULT_THROTTLE, ...this.options.throttle };
+  }
+
+  private now(): number {
+    return (this.options.clock ?? Date.now)();
+  }
+
+  async create(input: NewAccount): Promise<Account> {
+    const email = input.email.trim();
+    if (!EMAIL.test(email) || email.length > 254) throw new AccountError('email', 'must be an e-mail address');
+    checkPassword(input.password);
+    const hash = await hashPassword(input.password);
+    const rows = await this.db.query<AccountRow>(
+      `insert into accounts (id, email, display_name, password_hash, can_edit, partner, groups, attributes)
+       values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb)
+       on conflict (lower(email)) do nothing returning *`,
+      [randomUUID(), email, (input.displayName ?? '').trim(), hash, input.canEdit ?? false, input.partner ?? false,
+        input.groups ?? [], JSON.stringify(input.attributes ?? {})],
+    );
+    if (!rows[0]) throw new AccountError('email', `an account for ${email} already exists`);
+    return toAccount(rows[0]);
+  }
+
+  async list(): Promise<Account[]> {
+    return (await this.db.query<AccountRow>('select * from accounts order by lower(email)')).map(toAccount);
+  }
+
+  async byId(id: string): Promise<Account | undefined> {
+    const rows = await this.db.query<AccountRow>('select * from accounts where id = $1', [id]);
+    return rows[0] ? toAccount(rows[0]) : undefined;
+  }
+
+  async byEmail(email: string): Promise<Account | undefined> {
+    const rows = await this.db.query<AccountRow>('select * from accounts where lower(email) = lower($1)', [email.trim()]);
+    return rows[0] ? toAccount(rows[0]) : undefined;
+  }
+
+  async setDisabled(email: string, disabled: boolean): Promise<Account> {
+    const rows = await this.db.query<AccountRow>(
+      'update accounts set disabled = $2, updated_at = now() where lower(email) = lower($1) returning *', [email.trim(), disabled]);
+    if (!rows[0]) throw new AccountError('email', `no account for ${email.trim()}`);
+    return toAccount(rows[0]);
+  }
+
+  async resetPassword(email: string, password: string): Promise<Account> {
+    checkPassword(password);
+    const hash = await hashPassword(password);
+    return this.db.transaction(async (tx) => {
+      const rows = await tx.query<AccountRow>(
+        'update accounts set password_hash = $2, updated_at = now() where lower(email) = lower($1) returning *', [email.trim(), hash]);
+      if (!rows[0]) throw new AccountError('email', `no account for ${email.trim()}`);
+      // A reset also lifts a lock on the login name.
+      await tx.query('delete from sign_in_failures where login = lower($1)', [email.trim()]);
+      return toAccount(rows[0]);
+    });
+  }
+
+  /** Changes a signed-in person's own password, after checking the current one. */
+  async changePassword(id: string, current: string, next: string): Promise<void> {
+    checkPassword(next);
+    const rows = await this.db.query<AccountRow>('select * from accounts where id = $1 and not disabled', [id]);
+    if (!rows[0] || !(await verifyPassword(current, rows[0].password_hash))) throw new AccountError('current', 'is not your current password');
+    await this.db.query('update accounts set password_hash = $2, updated_at = now() where id = $1', [id, await hashPassword(next)]);
+  }
+
+  /**
+   * Checks a login name and password. The same answer ('invalid') for an unknown login, a wrong
+   * password and a disabled account, after the same hashing work; failures per login name are slowed
+   * from `slowAfter` on and locked for `lockMs` at `lockAfter` (a lock is answered before any hashing).
+   */
+  async signIn(login: string, password: string): Promise<SignInResult> {
+    const key = login.trim().toLowerCase().slice(0, 320);
+    const t = this.throttle;
+    const now = this.now();
+    const state = (await this.db.query<{ failures: number; first_at: Date | string; locked_until: Date | string | null }>(
+      'select failures, first_at, locked_until from sign_in_failures where login = $1', [key]))[0];
+    const lockedUntil = state?.locked_until ? new Date(state.locked_until).getTime() : 0;
+    if (lockedUntil > now) return { ok: false, reason: 'locked', retryAfterS: Math.ceil((lockedUntil - now) / 1000) };
+
+    const rows = key ? await this.db.query<AccountRow>('select * from accounts where lower(email) = $1', [key]) : [];
+    const row = rows[0];
+    const matches = await verifyPassword(password, row?.password_hash ?? (await dummyHash()));
+    if (row && matches && !row.disabled) {
+      if (state) await this.db.query('delete from sign_in_failures where login = $1', [key]);
+      return { ok: true, account: toAccount(row) };
+    }
+
+    const inWindow = state && now - new Date(state.first_at).getTime() < t.windowMs && lockedUntil === 0;
+    const failures = inWindow ? state.failures + 1 : 1;
+    const locked = failures >= t.lockAfter ? new Date(now + t.lockMs) : null;
+    await this.db.query(
+      `insert into sign_in_failures (login, failures, first_at, locked_until) values ($1, $2, $3, $4)
+       on conflict (login) do update set failures = excluded.failures, first_at = excluded.first_at, locked_until = excluded.locked_until`,
+      [key, locked ? 0 : failures, inWindow ? new Date(state.first_at) : new Date(now), locked],
+    );
+    if (locked) return { ok: false, reason: 'locked', retryAfterS: Math.ceil(t.lockMs / 1000) };
+    if (failures >= t.slowAfter) {
+      const delay = Math.min(t.maxDelayMs, (failures - t.slowAfter + 1) * t.delayStepMs);
+      await (this.options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))))(delay);
+    }
+    return { ok: false, reason: 'invalid' };
+  }
+}
+

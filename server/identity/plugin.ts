@@ -1,0 +1,43 @@
+/**
+ * People (spec §6, §7; DESIGN "People"): the session cookie, sign-in through OpenID Connect against
+ * OIDC_ISSUER or the embedded provider, roles decided on the server, and the §7 customer-context calls.
+ */
+import fp from 'fastify-plugin';
+import type { Config } from '../config.ts';
+import { AccountStore, type ThrottleOptions } from './accounts.ts';
+import { registerProvider } from './provider/index.ts';
+import { seedDemoAccounts } from './demo-accounts.ts';
+import { storedSecret } from './secrets.ts';
+import { embeddedIssuer } from './types.ts';
+import { randomBytes } from 'node:crypto';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Accounts of the embedded provider (also managed by `npm run accounts`). */
+    accounts: AccountStore;
+  }
+}
+
+export interface IdentityOptions {
+  config: Config;
+  clock?: (() => number) | undefined;
+  /** Failed sign-in throttling (tests shorten it). */
+  throttle?: Partial<ThrottleOptions> | undefined;
+}
+
+export default fp<IdentityOptions>(async (app, opts) => {
+  const { config } = opts;
+  const base = config.identityUrl;
+  const accounts = new AccountStore(app.db, { clock: opts.clock, throttle: opts.throttle });
+  app.decorate('accounts', accounts);
+
+  const embedded = !config.oidcIssuer;
+  const issuer = config.oidcIssuer ?? embeddedIssuer(config.publicUrl, base);
+  const clientSecret = config.oidcClientSecret ?? await storedSecret(app.db, 'oidc-client-secret', () => randomBytes(32).toString('base64url'));
+  if (embedded) {
+    await registerProvider(app, { config, accounts, base, issuer, client: { id: config.oidcClientId, secret: clientSecret } });
+    await seedDemoAccounts(accounts, config.contentDir, app.log);
+  }
+  void issuer;
+  // The session cookie, the sign-in client and its routes, roles and the §7 calls.
+}, { name: 'identity', dependencies: ['db'] });
