@@ -26,7 +26,7 @@ import pages from './routes/pages.tsx';
 import sitemap from './routes/sitemap.ts';
 import securityHeaders from './plugins/security-headers.ts';
 import requestGuard from './plugins/request-guard.ts';
-import cacheRules from './plugins/cache-rules.ts';
+import cacheRules, { personalResponses } from './plugins/cache-rules.ts';
 import { rewriteUrl } from './http/bad-url.ts';
 import { clientErrorHandler } from './http/client-error.ts';
 import { isApiUrl } from './http/http-error.ts';
@@ -130,6 +130,8 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
   // at start and their routes opt out (server/plugins/assets.ts).
   await fastify.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
   await fastify.register(etag);
+  // After ETags and the session cookie: a personal response or one setting a cookie is private, no-store, no ETag.
+  await fastify.register(personalResponses);
   await fastify.register(assetsPlugin);
   await fastify.register(unavailablePlugin);
 

@@ -6,9 +6,11 @@ import type { PlatformNoticeProps } from './parts/platform-notice.tsx';
 import type { BodyProps } from './parts/body.tsx';
 import type { KbPlatform } from '../server/content/schemas.ts';
 
-/** Who is looking (spec §6). Until sign-in exists every visitor is anonymous. */
+/** Who is looking (spec §6), decided on the server (server/identity/roles.ts). */
 export interface Visitor {
   signedIn: boolean;
+  /** The issuer's account id (subject), when signed in. */
+  id?: string | undefined;
   displayName?: string | undefined;
   email?: string | undefined;
   avatarUrl?: string | undefined;
@@ -68,7 +70,9 @@ export interface HeaderModel {
   /** Base of the account links: {supportBase}/requests and {supportBase}/named-contact. */
   supportBase: string;
   manageProfileHref: string;
+  /** Sign-in again with prompt=select_account and application=sac, continuing to this page (spec §7). */
   switchAccountHref: string;
+  /** Where the log-out form posts. */
   logoutHref: string;
   /** Page in the waffle menu style (collection pages). */
   waffle: boolean;
@@ -101,7 +105,7 @@ export interface Chrome {
   visitor: Visitor;
   header: HeaderModel;
   /** Editor shortcuts for authors (spec §6): content editor, and document editor when there is a page id. */
-  editLinks?: { contentEditor: string; documentEditor?: string | undefined; label: string } | undefined;
+  editLinks?: { contentEditor?: string | undefined; documentEditor?: string | undefined; label: string } | undefined;
 }
 
 export interface Crumb {

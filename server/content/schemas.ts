@@ -89,6 +89,14 @@ export const MetadataSchema = Type.Object({
    * Footer links (spec §2): site paths get the /ja prefix on Japanese pages. `label` is English; `labels`
    * gives the label in another page language (e.g. `ja-JP`), else the English one shows.
    */
+  /** Vendor staff's e-mail domain (spec §6), when STAFF_EMAIL_DOMAIN is unset: the domain or a subdomain of it. */
+  staffDomain: Type.Optional(Str),
+  /**
+   * Author shortcut templates (spec §6), when CONTENT_EDITOR_URL / DOCUMENT_EDITOR_URL are unset: {file} (the
+   * entry's file in the content tree), {entryId}, {path}; {pageId} for the document editor.
+   */
+  contentEditorUrl: Type.Optional(Str),
+  documentEditorUrl: Type.Optional(Str),
   footerLinks: Type.Optional(Type.Array(Type.Object({
     label: Str, href: Url,
     labels: Type.Optional(Type.Object({ 'ja-JP': Type.Optional(Str) }, { additionalProperties: false })),

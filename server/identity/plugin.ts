@@ -8,13 +8,19 @@ import { AccountStore, type ThrottleOptions } from './accounts.ts';
 import { registerProvider } from './provider/index.ts';
 import { seedDemoAccounts } from './demo-accounts.ts';
 import { storedSecret } from './secrets.ts';
-import { embeddedIssuer } from './types.ts';
+import { callbackUrl, embeddedIssuer } from './types.ts';
 import { randomBytes } from 'node:crypto';
+import session from './session.ts';
+import { OidcClient } from './client.ts';
+import identityRoutes from './routes.tsx';
+import customerContextApi from './api.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Accounts of the embedded provider (also managed by `npm run accounts`). */
     accounts: AccountStore;
+    /** The OpenID Connect client of the sign-in routes (OIDC_ISSUER or the embedded provider). */
+    oidcClient: OidcClient;
   }
 }
 
@@ -34,10 +40,19 @@ export default fp<IdentityOptions>(async (app, opts) => {
   const embedded = !config.oidcIssuer;
   const issuer = config.oidcIssuer ?? embeddedIssuer(config.publicUrl, base);
   const clientSecret = config.oidcClientSecret ?? await storedSecret(app.db, 'oidc-client-secret', () => randomBytes(32).toString('base64url'));
+  // The session first: the provider's own pages (B/account) read the signed-in person from it.
+  await app.register(session, { config, clock: opts.clock });
   if (embedded) {
     await registerProvider(app, { config, accounts, base, issuer, client: { id: config.oidcClientId, secret: clientSecret } });
     await seedDemoAccounts(accounts, config.contentDir, app.log);
   }
-  void issuer;
-  // The session cookie, the sign-in client and its routes, roles and the §7 calls.
+
+  // One client path for any issuer; the embedded one is reached in-process (no HTTP to ourselves).
+  const client = new OidcClient({
+    issuer, clientId: config.oidcClientId, clientSecret, redirectUri: callbackUrl(config.publicUrl, base), clock: opts.clock,
+    inProcess: embedded ? { app, prefix: config.publicUrl } : undefined,
+  });
+  app.decorate('oidcClient', client);
+  await app.register(identityRoutes, { config, client, embedded, clock: opts.clock });
+  await app.register(customerContextApi, { accounts: embedded ? accounts : undefined });
 }, { name: 'identity', dependencies: ['db'] });

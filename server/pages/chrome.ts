@@ -7,9 +7,12 @@ import type { Config } from '../config.ts';
 import type { StoredEntry } from '../content/store.ts';
 import type { Header, Metadata, ResourceCard } from '../content/schemas.ts';
 import { classifyUrl, isExternalUrl } from '../content/urls.ts';
-import { ANONYMOUS, type CardLink, type Chrome, type HeaderModel, type Visitor } from '../../views/view-model.ts';
+import type { CardLink, Chrome, HeaderModel, Visitor } from '../../views/view-model.ts';
+import { visitorFor } from '../identity/roles.ts';
 
-export type SiteConfig = Pick<Config, 'publicUrl' | 'identityUrl' | 'staffDomain'>;
+/** What the chrome reads of the configuration; partner hosts and editor templates are optional (tests). */
+export type SiteConfig = Pick<Config, 'publicUrl' | 'identityUrl' | 'staffDomain'>
+  & Partial<Pick<Config, 'partnerHosts' | 'contentEditorUrl' | 'documentEditorUrl'>>;
 
 export function cardOf(card: ResourceCard): CardLink {
   return {
@@ -28,7 +31,7 @@ export function productHref(product: StoredEntry): string {
   return `/${product.id}`;
 }
 
-async function headerModel(app: FastifyInstance, config: SiteConfig, language: string): Promise<Omit<HeaderModel, 'loginHref' | 'waffle'>> {
+async function headerModel(app: FastifyInstance, config: SiteConfig, language: string): Promise<Omit<HeaderModel, 'loginHref' | 'switchAccountHref' | 'waffle'>> {
   const header = (await app.content.singleton('header'))?.fields as Header | undefined;
   const productIds = [...(header?.cloudProducts ?? []), ...(header?.serverProducts ?? [])].map((p) => p.product);
   const cardIds = header?.resources ?? [];
@@ -64,15 +67,46 @@ async function headerModel(app: FastifyInstance, config: SiteConfig, language: s
     additionalLinks: (header?.additionalLinks ?? []).map((l) => ({ label: l.linkLabel, href: l.linkUrl })),
     contactHref: ja ? '/ja/contact' : '/contact',
     supportBase: '',
+    // Spec §7 account links: the profile page, and log out, a POST form (server/identity/routes.tsx).
     manageProfileHref: `${config.identityUrl}/manage-profile`,
-    switchAccountHref: `${config.identityUrl}/login?prompt=select_account&application=sac`,
-    logoutHref: `${config.identityUrl}/logout?continue=${encodeURIComponent(config.publicUrl)}`,
+    logoutHref: `${config.identityUrl}/logout`,
   };
 }
 
-/** Who is asking. Sign-in comes later; until then every visitor is anonymous. */
-export function visitorOf(_request: FastifyRequest): Visitor {
-  return ANONYMOUS;
+/**
+ * Who is asking (spec §6), from the session's user and the request's host (server/identity/roles.ts).
+ * `staffDomain` is STAFF_EMAIL_DOMAIN, else the content metadata's.
+ */
+export function visitorOf(request: FastifyRequest, config?: Partial<SiteConfig>, staffDomain?: string): Visitor {
+  return visitorFor(request.user, request, { staffDomain: config?.staffDomain ?? staffDomain, partnerHosts: config?.partnerHosts ?? [] });
+}
+
+/** An editor link from a template (spec §6 author): every placeholder filled, else none. */
+export function editorLink(template: string | undefined, values: Record<string, string | undefined>): string | undefined {
+  if (!template) return undefined;
+  let missing = false;
+  const href = template.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    if (!Object.hasOwn(values, name)) return whole;
+    const value = values[name];
+    if (value === undefined || value === '') {
+      missing = true;
+      return '';
+    }
+    // A file path keeps its slashes; every other value is one path segment or query value.
+    return name === 'file' || name === 'path' ? encodeURI(value) : encodeURIComponent(value);
+  });
+  return missing || !/^(https?:\/\/|\/(?![/\\]))/i.test(href) ? undefined : href;
+}
+
+/** The content file an entry was imported from, relative to the content tree (content_entries.source). */
+async function sourceOf(app: FastifyInstance, request: FastifyRequest, entryId: string): Promise<string | undefined> {
+  try {
+    const rows = await app.db.query<{ source: string }>('select source from content_entries where id = $1', [entryId]);
+    return rows[0]?.source;
+  } catch (error) {
+    request.log.warn({ err: { message: (error as Error).message } }, 'editor link: content file unknown');
+    return undefined;
+  }
 }
 
 /** A footer link's label in the page's language, else its English label. */
@@ -95,10 +129,10 @@ export async function buildChrome(app: FastifyInstance, request: FastifyRequest,
   const header = await app.content.memo(`header:${input.language}`, () => headerModel(app, config, input.language));
   const requestPath = request.url.split('?')[0] ?? '/';
   const pageUrl = `${config.publicUrl}${input.path ?? requestPath}`;
-  const visitor = visitorOf(request);
+  const meta = site as Partial<Metadata>;
+  const visitor = visitorOf(request, config, meta.staffDomain);
   const siteName = String(site.siteName ?? 'Support');
   const localePrefix = input.language === 'ja-JP' ? '/ja' : '';
-  const meta = site as Partial<Metadata>;
   return {
     siteName,
     logoUrl: header.logoUrl,
@@ -117,13 +151,31 @@ export async function buildChrome(app: FastifyInstance, request: FastifyRequest,
       helpful: meta.helpfulLinks ?? [], moreWaysToGetHelp: meta.moreWaysToGetHelp ?? [],
     },
     visitor,
-    header: { ...header, loginHref: `${config.identityUrl}/login?continue=${encodeURIComponent(pageUrl)}`, waffle: input.waffle ?? false },
-    editLinks: visitor.canEdit && input.editable
-      ? {
-          label: input.editable.label,
-          contentEditor: `/editor/entries/${encodeURIComponent(input.editable.entryId)}`,
-          documentEditor: input.editable.confluencePageId ? `/wiki/pages/${encodeURIComponent(input.editable.confluencePageId)}` : undefined,
-        }
-      : undefined,
+    header: {
+      ...header,
+      // Spec §7: the login link continues to this page; switch account asks the issuer to choose again.
+      loginHref: `${config.identityUrl}/login?continue=${encodeURIComponent(pageUrl)}`,
+      switchAccountHref: `${config.identityUrl}/login?prompt=select_account&application=sac&continue=${encodeURIComponent(pageUrl)}`,
+      waffle: input.waffle ?? false,
+    },
+    editLinks: visitor.canEdit && input.editable ? await editLinksOf(app, request, config, meta, input.editable, input.path ?? requestPath) : undefined,
   };
+}
+
+/**
+ * Spec §6 author shortcuts: CONTENT_EDITOR_URL / DOCUMENT_EDITOR_URL, else the content metadata's
+ * contentEditorUrl / documentEditorUrl, with {file}, {entryId}, {path} and {pageId} filled in. None when
+ * neither is configured.
+ */
+async function editLinksOf(app: FastifyInstance, request: FastifyRequest, config: SiteConfig, meta: Partial<Metadata>,
+  editable: NonNullable<ChromeInput['editable']>, path: string): Promise<Chrome['editLinks']> {
+  const contentTemplate = config.contentEditorUrl ?? meta.contentEditorUrl;
+  const documentTemplate = config.documentEditorUrl ?? meta.documentEditorUrl;
+  if (!contentTemplate && !documentTemplate) return undefined;
+  const file = contentTemplate?.includes('{file}') || documentTemplate?.includes('{file}') ? await sourceOf(app, request, editable.entryId) : undefined;
+  const values = { file, entryId: editable.entryId, path, pageId: editable.confluencePageId };
+  const contentEditor = editorLink(contentTemplate, values);
+  const documentEditor = editable.confluencePageId ? editorLink(documentTemplate, values) : undefined;
+  if (!contentEditor && !documentEditor) return undefined;
+  return { label: editable.label, contentEditor, documentEditor };
 }

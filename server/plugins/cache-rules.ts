@@ -22,3 +22,35 @@ export default fp(async (app) => {
     return payload;
   });
 }, { name: 'cache-rules' });
+
+/** The session cookie's name (server/identity/session.ts). */
+export const SESSION_COOKIE = 'sp_session';
+const CARRIES_SESSION = new RegExp(`(?:^|;)\\s*${SESSION_COOKIE}=`);
+
+/**
+ * A personal request: it carries the session cookie, valid or not (issue "Caching stays correct"). Read
+ * from the raw header, so it holds in hooks that run before cookies are parsed (the page cache's).
+ */
+export function isPersonalRequest(request: FastifyRequest): boolean {
+  const cookie = request.headers.cookie;
+  return typeof cookie === 'string' && CARRIES_SESSION.test(cookie);
+}
+
+/**
+ * The last word on responses that belong to one visitor (registered after compression and ETags): a
+ * response to a personal request, or one that sets a cookie, is `private, no-store` and carries no ETag,
+ * so no shared cache keeps it and no browser revalidates it against the anonymous page. Personal
+ * requests also lose If-None-Match on arrival, so nothing before this answers them with a 304.
+ */
+export const personalResponses = fp(async (app) => {
+  app.addHook('onRequest', async (request) => {
+    if (isPersonalRequest(request)) delete request.headers['if-none-match'];
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (isPersonalRequest(request) || reply.hasHeader('set-cookie')) {
+      reply.header('cache-control', 'private, no-store');
+      reply.removeHeader('etag');
+    }
+    return payload;
+  });
+}, { name: 'personal-responses' });

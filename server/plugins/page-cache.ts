@@ -2,8 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { compress, ifNoneMatch, negotiateEncoding, type Encoding } from '../http/encoding.ts';
 import { PageCache, type PageCopies, type PageCopy } from '../pages/page-copies.ts';
-import { visitorOf } from '../pages/chrome.ts';
-import { carriesPreviewToken } from './cache-rules.ts';
+import { carriesPreviewToken, isPersonalRequest } from './cache-rules.ts';
 import { pageOptionsOf } from './render.ts';
 import { TOKEN_WINDOW_MS } from './secrets.ts';
 
@@ -24,11 +23,12 @@ export interface PageCacheOptions {
 }
 
 /**
- * Whether a request may get an answer personal to the visitor. Such requests are never answered from
- * the page cache nor stored in it: they render every time (sign-in makes a visitor personal).
+ * Whether a request may get an answer personal to the visitor: it carries the session cookie (valid or
+ * not; the cookie is opened later, and an unreadable one is cleared by a personal answer). Such requests
+ * are never answered from the page cache nor stored in it: they render every time.
  */
 export function isPersonal(request: FastifyRequest): boolean {
-  return visitorOf(request).signedIn;
+  return isPersonalRequest(request);
 }
 
 /** Whether a request may be answered with, and its answer kept as, the page every visitor gets. */

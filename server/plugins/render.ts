@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import fp from 'fastify-plugin';
+import { isPersonalRequest } from './cache-rules.ts';
 
 export interface PageOptions {
   status?: number;
@@ -48,11 +49,19 @@ export function pageOptionsOf(request: FastifyRequest): PageOptions | undefined 
 export default fp(async (app) => {
   app.decorateReply('page', function page(view: ReactElement, options: PageOptions = {}) {
     const html = options.fragment ? renderToString(view) : `<!doctype html>${renderToString(view)}`;
-    rendered.set(this.request, options);
-    this.header('etag', `"${createHash('sha1').update(html).digest('base64url')}"`);
+    // A signed-in visitor's page is theirs alone, whatever the route asked for (issue "Caching stays correct").
+    const shared = options.cache !== 'private' && !isPersonalRequest(this.request);
+    rendered.set(this.request, shared ? options : { ...options, cache: 'private' });
+    if (shared) this.header('etag', `"${createHash('sha1').update(html).digest('base64url')}"`);
     this.header('content-security-policy', PAGE_CSP);
     // nosniff, the referrer policy and the other security headers come from @fastify/helmet (security-headers.ts).
-    this.header('cache-control', options.cache === 'private' ? 'private, no-store' : 'public, max-age=300, stale-while-revalidate=60');
+    this.header('cache-control', shared ? 'public, max-age=300, stale-while-revalidate=60' : 'private, no-store');
+    if (shared) {
+      // The same URL is another page once the visitor signs in: a browser that kept the anonymous copy
+      // must ask again when its cookies change.
+      const vary = this.getHeader('vary');
+      this.header('vary', vary ? `${String(vary)}, Cookie` : 'Cookie');
+    }
     this.code(options.status ?? 200).type('text/html; charset=utf-8');
     return this.send(html);
   });

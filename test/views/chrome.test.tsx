@@ -319,9 +319,11 @@ t.test('signed-in visitors: avatar account menu and a direct Contact Support lin
     ['View requests', 'https://support.fernhollow.example/requests'],
     ['Manage profile', 'https://id.fernhollow.example/manage-profile'],
     ['Switch account', '/login/switch?continue=%2F'],
-    ['Log out', '/logout'],
   ]);
   const account = element(header, /<details class="header-menu account-menu"[^>]*>/);
+  // Log out is a POST form with a button, so it works without JavaScript and cannot be a cross-site link.
+  t.match(account, '<form method="post" action="/logout" class="account-logout"><button type="submit" class="link-button">Log out</button></form>');
+  t.notMatch(account, /<a [^>]*>Log out</);
   t.match(account, 'data-island="header-menu"');
   t.match(account, '<summary><span class="avatar" aria-hidden="true">AL</span><span class="visually-hidden">Account menu for Ada Lovelace</span></summary>');
   t.match(account, '<span class="account-email">ada@customer.example</span>');
@@ -344,8 +346,8 @@ t.test('partner users: View Support Requests and partner request items', async (
     ['Named contacts', 'https://support.fernhollow.example/named-contact'],
     ['Manage profile', 'https://id.fernhollow.example/manage-profile'],
     ['Switch account', '/login/switch?continue=%2F'],
-    ['Log out', '/logout'],
   ]);
+  t.match(html, '<button type="submit" class="link-button">Log out</button>');
   t.notMatch(html, '>View requests<');
 });
 

@@ -60,10 +60,12 @@ function EditLinks({ links }: { links: NonNullable<Chrome['editLinks']> }) {
   const service = links.label.replace(/^edit page in\s*/i, '') || t.theContentEditor;
   return (
     <div className="edit-links">
-      <a className="edit-link" href={links.contentEditor} target="_blank" rel="noopener">
-        <span>{t.editPageIn(service)}</span>
-        <span className="visually-hidden">{t.opensInNewTab}</span>
-      </a>
+      {links.contentEditor ? (
+        <a className="edit-link" href={links.contentEditor} target="_blank" rel="noopener">
+          <span>{t.editPageIn(service)}</span>
+          <span className="visually-hidden">{t.opensInNewTab}</span>
+        </a>
+      ) : null}
       {links.documentEditor ? (
         <a className="edit-link" href={links.documentEditor} target="_blank" rel="noopener">
           <span>{t.editInDocumentEditor}</span>

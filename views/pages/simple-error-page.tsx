@@ -9,13 +9,16 @@ export interface SimpleErrorModel {
   title: string;
   message: string;
   css: string;
+  /** A way on from here, e.g. 'Try signing in again'; shown before the home link. */
+  action?: { label: string; href: string } | undefined;
 }
 
-export function SimpleErrorPage({ status, title, message, css }: SimpleErrorModel) {
+export function SimpleErrorPage({ status, title, message, css, action }: SimpleErrorModel) {
   return (
     <BareDocument title={title} css={css} className="simple-error" status={status}>
       <h1>{title}</h1>
       <p>{message}</p>
+      {action ? <p><a href={action.href}>{action.label}</a></p> : null}
       <p><a href="/">Go to the support home page</a></p>
     </BareDocument>
   );

@@ -2,7 +2,7 @@ import type { HeaderModel, Link, Visitor } from '../view-model.ts';
 import { IconGlyph } from './icon.tsx';
 import { useStrings } from '../i18n/catalogue.tsx';
 
-/** The signed-in visitor's avatar menu (spec §2 account menu links, §6 partner user). */
+/** The signed-in visitor's avatar menu (spec §2 account menu links, §6 partner user); log out is a POST form. */
 export function AccountMenu({ visitor, header }: { visitor: Visitor; header: HeaderModel }) {
   const t = useStrings();
   const who = visitor.displayName || visitor.email;
@@ -16,7 +16,6 @@ export function AccountMenu({ visitor, header }: { visitor: Visitor; header: Hea
   links.push(
     { label: t.account.manageProfile, href: header.manageProfileHref },
     { label: t.account.switchAccount, href: header.switchAccountHref },
-    { label: t.account.logOut, href: header.logoutHref },
   );
   return (
     <details className="header-menu account-menu" data-island="header-menu" data-menu="account">
@@ -37,6 +36,12 @@ export function AccountMenu({ visitor, header }: { visitor: Visitor; header: Hea
         ) : null}
         <ul className="account-links">
           {links.map((link) => <li key={link.label}><a href={link.href}>{link.label}</a></li>)}
+          <li>
+            {/* Log out changes state, so it is a POST (refused from other sites); a form works without JavaScript. */}
+            <form method="post" action={header.logoutHref} className="account-logout">
+              <button type="submit" className="link-button">{t.account.logOut}</button>
+            </form>
+          </li>
         </ul>
       </div>
     </details>

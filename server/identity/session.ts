@@ -1,0 +1,168 @@
+/**
+ * The session (issue "Sessions"): a sealed (encrypted and authenticated) cookie, so instances keep no
+ * session state. `sp_session` holds the signed-in person (SessionUser), when they signed in and when
+ * they were last seen; `sp_signin` (path: the identity base, ten minutes) holds a sign-in under way:
+ * state, nonce, PKCE verifier and where to return.
+ *
+ * Keys: SESSION_SECRET's secrets, newest first (the first seals, every one opens, so a new key can be
+ * put in front without signing anyone out), else one secret made once and kept in the database so every
+ * instance agrees. Each secret is stretched to a 32-byte key with HKDF-SHA-256.
+ *
+ * A cookie that is tampered with, sealed with a key we no longer have, past its idle or absolute
+ * lifetime, or not what we wrote makes the request anonymous and is cleared: never an error.
+ */
+import { hkdfSync, randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import secureSession, { type Session } from '@fastify/secure-session';
+import type { Config } from '../config.ts';
+import { storedSecret } from './secrets.ts';
+import type { SessionUser } from './types.ts';
+import { SESSION_COOKIE } from '../plugins/cache-rules.ts';
+
+export { SESSION_COOKIE };
+export const SIGNIN_COOKIE = 'sp_signin';
+/** A sign-in under way is kept this long: time to type a password, not to leave it for the day. */
+export const SIGNIN_LIFETIME_S = 600;
+/** Last-seen is written back at most this often, so a busy visitor's cookie is not re-sealed on every page. */
+export const SEEN_RESOLUTION_MS = 60_000;
+
+/** A sign-in under way (sp_signin). */
+export interface PendingSignIn {
+  state: string;
+  nonce: string;
+  verifier: string;
+  /** The checked return path. */
+  continueTo: string;
+  /** When it started (ms). */
+  at: number;
+}
+
+interface SessionFields {
+  user: SessionUser;
+  /** Signed in at (ms since the epoch). */
+  iat: number;
+  /** Last request (ms), at SEEN_RESOLUTION_MS resolution. */
+  seen: number;
+  /** The ID token, kept when small, as the end-session hint. */
+  idt?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in person, when the session cookie is valid (roles.ts turns it into a Visitor). */
+    user: SessionUser | undefined;
+    /** The sign-in under way (sp_signin); session.ts's names for it. */
+    signin: Session;
+  }
+  interface FastifyReply {
+    /** Starts the session of a person who has just signed in (a new cookie: never one the browser brought). */
+    startSession(user: SessionUser, idToken?: string): void;
+    /** Ends the session: the cookie is cleared. */
+    endSession(): void;
+  }
+}
+
+/** A session's fields by name (the library types them by an interface it does not export). */
+export interface SessionBag {
+  get(key: string): unknown;
+  set(key: string, value: unknown): void;
+  data(): Record<string, unknown> | undefined;
+  delete(): void;
+  regenerate(ignoreFields?: string[]): void;
+}
+export const bag = (session: Session): SessionBag => session as unknown as SessionBag;
+
+/** A 32-byte key from a secret (HKDF-SHA-256, fixed salt and purpose). */
+export function sessionKey(secret: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), 'signpost session cookie', 'sp_session v1', 32));
+}
+
+export interface SessionOptions {
+  config: Pick<Config, 'publicUrl' | 'identityUrl' | 'sessionSecrets' | 'sessionIdleMinutes' | 'sessionMaxHours'>;
+  clock?: (() => number) | undefined;
+}
+
+/** A SessionUser as we wrote it (anything else in a cookie we can open is treated as no session). */
+function isSessionUser(value: unknown): value is SessionUser {
+  if (!value || typeof value !== 'object') return false;
+  const u = value as Record<string, unknown>;
+  return typeof u.sub === 'string' && u.sub !== '' && typeof u.email === 'string' && u.email !== '' &&
+    typeof u.name === 'string' && typeof u.canEdit === 'boolean' && typeof u.partner === 'boolean' && typeof u.emailVerified === 'boolean';
+}
+
+export async function sessionKeys(app: FastifyInstance, secrets: string[] | undefined): Promise<Buffer[]> {
+  const list = secrets ?? [await storedSecret(app.db, 'session-key', () => randomBytes(32).toString('base64url'))];
+  return list.map(sessionKey);
+}
+
+export default fp<SessionOptions>(async (app, opts) => {
+  const { config } = opts;
+  const clock = opts.clock ?? Date.now;
+  const keys = await sessionKeys(app, config.sessionSecrets);
+  const secure = config.publicUrl.startsWith('https:');
+  const idleMs = config.sessionIdleMinutes * 60_000;
+  const maxMs = config.sessionMaxHours * 3_600_000;
+
+  await app.register(secureSession, [
+    {
+      sessionName: 'session', cookieName: SESSION_COOKIE, key: keys,
+      // The library's own expiry is a backstop (it restarts whenever the cookie is re-sealed); the absolute
+      // lifetime and idle timeout are checked below against our own timestamps.
+      expiry: config.sessionMaxHours * 3600,
+      cookie: { path: '/', httpOnly: true, sameSite: 'lax', secure },
+    },
+    {
+      sessionName: 'signin', cookieName: SIGNIN_COOKIE, key: keys, expiry: SIGNIN_LIFETIME_S,
+      cookie: { path: config.identityUrl, httpOnly: true, sameSite: 'lax', secure, maxAge: SIGNIN_LIFETIME_S },
+    },
+  ]);
+
+  app.decorateRequest('user', undefined);
+
+  app.addHook('onRequest', async (request) => {
+    const session = bag(request.session);
+    const brought = request.cookies[SESSION_COOKIE] !== undefined;
+    if (!brought) {
+      // No cookie came: no cookie goes out unless sign-in starts one.
+      if (request.cookies[SIGNIN_COOKIE] !== undefined && !request.signin.get('pending')) request.signin.delete();
+      return;
+    }
+    const fields = session.data() as Partial<SessionFields> | undefined;
+    const now = clock();
+    const valid = fields && isSessionUser(fields.user) && typeof fields.iat === 'number' && typeof fields.seen === 'number' &&
+      fields.iat <= now + 60_000 && now - fields.iat < maxMs && now - fields.seen < idleMs;
+    if (!valid) {
+      const reason = !fields || !fields.user ? 'unreadable' : 'expired';
+      request.log.info({ reason }, 'session cookie refused; visitor is anonymous');
+      session.delete();
+      request.user = undefined;
+      return;
+    }
+    request.user = fields.user;
+    if (now - (fields.seen ?? 0) >= SEEN_RESOLUTION_MS) session.set('seen', now);
+    if (request.cookies[SIGNIN_COOKIE] !== undefined && !request.signin.get('pending')) request.signin.delete();
+  });
+
+  app.decorateReply('startSession', function startSession(this: import('fastify').FastifyReply, user: SessionUser, idToken?: string) {
+    const session = bag(this.request.session);
+    const now = clock();
+    // Never continue a session the browser brought (fixation): every field is replaced.
+    session.regenerate();
+    session.set('user', user);
+    session.set('iat', now);
+    session.set('seen', now);
+    if (idToken) session.set('idt', idToken);
+    this.request.user = user;
+  });
+
+  app.decorateReply('endSession', function endSession(this: import('fastify').FastifyReply) {
+    this.request.session.delete();
+    this.request.user = undefined;
+  });
+}, { name: 'session', dependencies: ['db'] });
+
+/** Whether the request's session cookie opened to a signed-in person. */
+export function signedIn(request: FastifyRequest): boolean {
+  return request.user !== undefined;
+}
