@@ -7,7 +7,7 @@ import pg from 'pg';
 import { loadConfig, trustProxyOption } from '../../server/config.ts';
 import { openDb, type Db } from '../../server/db/driver.ts';
 import { migrate } from '../../server/db/migrate.ts';
-import app, { serverOptions } from '../../server/app.ts';
+import app, { serverOptions, type AppOptions } from '../../server/app.ts';
 import { loggerOptions } from '../../server/logger.ts';
 
 type Test = { teardown: (fn: () => unknown) => void };
@@ -63,6 +63,8 @@ export interface BuildOptions {
   logStream?: NodeJS.WritableStream;
   /** The app's clock (form tokens, the page cache's token windows); Date.now by default. */
   clock?: () => number;
+  /** Failed sign-in throttling of the embedded identity provider (shorter delays and locks). */
+  signInThrottle?: AppOptions['signInThrottle'];
 }
 
 /** The whole app on a test database, closed when the test ends. */
@@ -77,7 +79,7 @@ export async function build(t: Test, options: BuildOptions = {}): Promise<Fastif
   const logger = options.logStream ? { ...loggerOptions(config.logLevel, options.logStream), stream: options.logStream } : { level: config.logLevel };
   const server = Fastify({ ...serverOptions, logger, trustProxy: trustProxyOption(config.trustProxy) });
   t.teardown(() => server.close());
-  await server.register(app, { config, db, clock: options.clock });
+  await server.register(app, { config, db, clock: options.clock, signInThrottle: options.signInThrottle });
   await server.ready();
   // The import at start runs in the background; tests expect its content once build() resolves.
   await server.contentReady;

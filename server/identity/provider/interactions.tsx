@@ -1,0 +1,179 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Interaction, InteractionResults } from 'oidc-provider';
+import { SignInPage } from '../../../views/pages/identity/sign-in-page.tsx';
+import { ConsentPage } from '../../../views/pages/identity/consent-page.tsx';
+import { IdentityErrorPage } from '../../../views/pages/identity/identity-error-page.tsx';
+import type { LazyProvider, ProviderOptions } from './index.ts';
+import { cspWithFormTargets, SCOPE_WORDS, siteNameOf } from './screens.tsx';
+
+const MAX_EMAIL = 320;
+const MAX_PASSWORD = 1024;
+const INCORRECT = 'E-mail or password is incorrect.';
+
+type Params = { uid: string };
+
+/** The sign-in step's uid cookie does not name this step, or the step expired or never existed. */
+class InteractionGone extends Error {
+  override name = 'InteractionGone';
+}
+
+function lockedMessage(retryAfterS: number): string {
+  const minutes = Math.ceil(retryAfterS / 60);
+  const wait = retryAfterS < 60 ? `${retryAfterS} second${retryAfterS === 1 ? '' : 's'}` : `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  return `Too many failed sign-ins for this e-mail address. Sign-in is paused for it: try again in ${wait}.`;
+}
+
+/**
+ * The embedded provider's interaction screens (issue "The embedded default"): sign-in (also for
+ * "switch account", prompt=select_account) and consent for clients other than the site itself. Each is
+ * a server-rendered form that works without JavaScript; every POST is refused from other sites.
+ */
+export default async function registerInteractions(app: FastifyInstance, opts: ProviderOptions & { provider: LazyProvider }) {
+  const { base, client, provider } = opts;
+  const path = `${base}/interaction/:uid`;
+  const formTargets = new WeakMap<FastifyRequest, string[]>();
+
+  // A form's post ends at the application's redirect URI: the CSP lets it (cspWithFormTargets).
+  app.addHook('onSend', async (request, reply, payload) => {
+    const targets = formTargets.get(request);
+    if (targets && reply.getHeader('content-security-policy')) reply.header('content-security-policy', cspWithFormTargets(targets));
+    return payload;
+  });
+
+  /** The interaction this request is a step of, or InteractionGone. */
+  async function details(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): Promise<Interaction> {
+    const op = await provider();
+    let interaction: Interaction;
+    try {
+      interaction = await op.interactionDetails(request.raw, reply.raw);
+    } catch (error) {
+      if ((error as Error).name === 'SessionNotFound') throw new InteractionGone();
+      throw error;
+    }
+    if (interaction.uid !== request.params.uid) throw new InteractionGone();
+    const redirect = interaction.params.redirect_uri;
+    if (typeof redirect === 'string') formTargets.set(request, [redirect]);
+    return interaction;
+  }
+
+  async function gone(reply: FastifyReply) {
+    return reply.page(
+      <IdentityErrorPage siteName={await siteNameOf(app)} css={app.assets.css} status={400} title="This sign-in has expired"
+        message="This sign-in step is unknown or has expired. Start the sign-in again from the site." restartHref={`${base}/login`} />,
+      { status: 400, cache: 'private' });
+  }
+
+  async function clientName(interaction: Interaction): Promise<string | undefined> {
+    const id = interaction.params.client_id;
+    if (typeof id !== 'string' || id === client.id) return undefined;
+    const found = await (await provider()).Client.find(id);
+    return found?.clientName ?? id;
+  }
+
+  async function signInPage(reply: FastifyReply, interaction: Interaction, extra: { email?: string; error?: string; status?: number } = {}) {
+    return reply.page(
+      <SignInPage siteName={await siteNameOf(app)} css={app.assets.css} action={`${base}/interaction/${interaction.uid}/login`}
+        email={extra.email} error={extra.error} status={extra.status} clientName={await clientName(interaction)} />,
+      { status: extra.status ?? 200, cache: 'private' });
+  }
+
+  async function consentPage(reply: FastifyReply, interaction: Interaction) {
+    const requested = String(interaction.params.scope ?? 'openid').split(' ').filter((s) => s in SCOPE_WORDS);
+    const account = interaction.session?.accountId ? await opts.accounts.byId(interaction.session.accountId) : undefined;
+    return reply.page(
+      <ConsentPage siteName={await siteNameOf(app)} css={app.assets.css} clientName={(await clientName(interaction)) ?? 'This application'}
+        asks={requested.map((s) => SCOPE_WORDS[s] as string)} email={account?.email}
+        confirmAction={`${base}/interaction/${interaction.uid}/confirm`} abortAction={`${base}/interaction/${interaction.uid}/abort`} />,
+      { cache: 'private' });
+  }
+
+  /**
+   * Records the step's result (as oidc-provider's interactionResult does) and sends the browser back
+   * to the provider to carry on.
+   */
+  async function finish(reply: FastifyReply, interaction: Interaction, result: InteractionResults, merge = true) {
+    interaction.result = merge && !('error' in result) ? { ...interaction.lastSubmission, ...result } : result;
+    await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
+    return reply.header('cache-control', 'private, no-store').redirect(interaction.returnTo, 303);
+  }
+
+  /**
+   * Switch account: the provider session of the account signed in before ends here, on the server.
+   * (oidc-provider would end it with a form that a script submits, which the pages' CSP does not run.)
+   */
+  async function endPreviousSession(interaction: Interaction, accountId: string) {
+    const previous = interaction.session;
+    if (!previous?.accountId || previous.accountId === accountId) return;
+    if (previous.uid) await app.db.query(`delete from oidc_models where kind = 'Session' and uid = $1`, [previous.uid]);
+    delete interaction.session;
+  }
+
+  const signInPrompt = (interaction: Interaction) => interaction.prompt.name === 'login' || interaction.prompt.name === 'select_account';
+
+  app.get<{ Params: Params }>(path, async (request, reply) => {
+    let interaction: Interaction;
+    try {
+      interaction = await details(request, reply);
+    } catch (error) {
+      if (error instanceof InteractionGone) return gone(reply);
+      throw error;
+    }
+    if (signInPrompt(interaction)) return signInPage(reply, interaction, { email: typeof interaction.params.login_hint === 'string' ? interaction.params.login_hint : undefined });
+    return consentPage(reply, interaction);
+  });
+
+  app.post<{ Params: Params; Body: { email?: unknown; password?: unknown } }>(`${path}/login`, { config: { stateChanging: true } }, async (request, reply) => {
+    let interaction: Interaction;
+    try {
+      interaction = await details(request, reply);
+    } catch (error) {
+      if (error instanceof InteractionGone) return gone(reply);
+      throw error;
+    }
+    if (!signInPrompt(interaction)) return gone(reply);
+    const body = (request.body ?? {}) as { email?: unknown; password?: unknown };
+    const email = typeof body.email === 'string' ? body.email.trim() : '';
+    const password = typeof body.password === 'string' ? body.password : '';
+    if (email.length > MAX_EMAIL || password.length > MAX_PASSWORD) {
+      return signInPage(reply, interaction, { status: 400, error: 'The e-mail address or password is too long.' });
+    }
+    if (!email || !password) return signInPage(reply, interaction, { email, status: 422, error: 'Enter your e-mail address and password.' });
+    const outcome = await opts.accounts.signIn(email, password);
+    if (!outcome.ok && outcome.reason === 'locked') {
+      reply.header('retry-after', String(outcome.retryAfterS));
+      return signInPage(reply, interaction, { email, status: 429, error: lockedMessage(outcome.retryAfterS) });
+    }
+    if (!outcome.ok) return signInPage(reply, interaction, { email, status: 422, error: INCORRECT });
+    await endPreviousSession(interaction, outcome.account.id);
+    return finish(reply, interaction, { login: { accountId: outcome.account.id }, ...(interaction.prompt.name === 'select_account' ? { select_account: {} } : {}) });
+  });
+
+  app.post<{ Params: Params }>(`${path}/confirm`, { config: { stateChanging: true } }, async (request, reply) => {
+    let interaction: Interaction;
+    try {
+      interaction = await details(request, reply);
+    } catch (error) {
+      if (error instanceof InteractionGone) return gone(reply);
+      throw error;
+    }
+    const accountId = interaction.session?.accountId;
+    if (interaction.prompt.name !== 'consent' || !accountId || typeof interaction.params.client_id !== 'string') return gone(reply);
+    const { Grant } = await provider();
+    const grant = (interaction.grantId ? await Grant.find(interaction.grantId) : undefined) ?? new Grant({ accountId, clientId: interaction.params.client_id });
+    const missing = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
+    if (missing.missingOIDCScope?.length) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+    if (missing.missingOIDCClaims?.length) grant.addOIDCClaims(missing.missingOIDCClaims);
+    return finish(reply, interaction, { consent: { grantId: await grant.save() } });
+  });
+
+  app.post<{ Params: Params }>(`${path}/abort`, { config: { stateChanging: true } }, async (request, reply) => {
+    let interaction: Interaction;
+    try {
+      interaction = await details(request, reply);
+    } catch (error) {
+      if (error instanceof InteractionGone) return gone(reply);
+      throw error;
+    }
+    return finish(reply, interaction, { error: 'access_denied', error_description: 'The person cancelled the sign-in.' }, false);
+  });
+}
