@@ -1,32 +1,6 @@
 import t from 'tap';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { loadConfig } from '../../server/config.ts';
-import app, { serverOptions } from '../../server/app.ts';
-import accountRoutes from '../../server/identity/account-routes.tsx';
-import type { SessionUser } from '../../server/identity/types.ts';
-import { FIXTURE, testDb } from '../helpers/build.ts';
-
-const ORIGIN = 'https://help.example.test';
-const PASSWORD = 'first password 1';
-
-/**
- * The app as build() makes it, plus the profile routes; the signed-in person is whoever the test's
- * `x-test-user` header names (the session cookie stands in for it in the app).
- */
-async function profileApp(t: { teardown: (fn: () => unknown) => void }, env: Record<string, string> = {}) {
-  const db = await testDb(t);
-  const config = loadConfig({ CONTENT_DIR: FIXTURE, PUBLIC_URL: ORIGIN, LOG_LEVEL: 'silent', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0', STAFF_EMAIL_DOMAIN: 'staff.example', ...env });
-  const server: FastifyInstance = Fastify({ ...serverOptions, logger: { level: 'silent' } });
-  t.teardown(() => server.close());
-  const users = new Map<string, SessionUser>();
-  await server.register(app, { config, db });
-  await server.register(accountRoutes, { config, currentUser: (request) => users.get(String(request.headers['x-test-user'] ?? '')) });
-  await server.ready();
-  await server.contentReady;
-  const account = await server.accounts.create({ email: 'Robin@Staff.Example', displayName: 'Robin Reader', password: PASSWORD, canEdit: true });
-  users.set('robin', { sub: account.id, email: account.email, emailVerified: true, name: 'Robin Reader', canEdit: true, partner: false });
-  return { server, account, users };
-}
+import type { FastifyInstance } from 'fastify';
+import { ORIGIN, PASSWORD, profileApp } from './profile-app.ts';
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 const post = (server: FastifyInstance, fields: Record<string, string>, headers: Record<string, string> = {}) => server.inject({
