@@ -1,4 +1,4 @@
-// Production build: bundles the server and the import command into dist/ (dependencies stay in
+// Production build: bundles the server and the import and accounts commands into dist/ (dependencies stay in
 // node_modules). Assets are hashed and bundled by the server itself at start.
 import { build } from 'esbuild';
 import { rm, writeFile } from 'node:fs/promises';
@@ -6,7 +6,7 @@ import { rm, writeFile } from 'node:fs/promises';
 const started = performance.now();
 await rm('dist', { recursive: true, force: true });
 await build({
-  entryPoints: { 'server/server': 'server/main.ts', 'scripts/import-command': 'scripts/import.ts', 'workers/load-worker': 'server/content/load-worker.ts', 'workers/pglite-worker': 'server/db/pglite-worker.ts' },
+  entryPoints: { 'server/server': 'server/main.ts', 'scripts/import-command': 'scripts/import.ts', 'scripts/accounts-command': 'scripts/accounts.ts', 'workers/load-worker': 'server/content/load-worker.ts', 'workers/pglite-worker': 'server/db/pglite-worker.ts' },
   outdir: 'dist',
   bundle: true,
   platform: 'node',
@@ -23,4 +23,5 @@ await build({
 const launcher = (bundle) => `process.env.NODE_ENV ??= 'production';\nawait import('./${bundle}');\n`;
 await writeFile('dist/server/main.js', launcher('server.js'));
 await writeFile('dist/scripts/import.js', launcher('import-command.js'));
+await writeFile('dist/scripts/accounts.js', launcher('accounts-command.js'));
 console.error(`built dist/ in ${Math.round(performance.now() - started)} ms`);

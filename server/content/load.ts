@@ -41,12 +41,18 @@ const FOLDER_KIND = new Map<string, keyof typeof ENTRY_KINDS>(
   Object.entries(ENTRY_KINDS).map(([kind, def]) => [def.folder, kind as keyof typeof ENTRY_KINDS]),
 );
 
+/**
+ * Files at the top of a content tree that are not entries: the embedded identity provider's demo
+ * accounts (server/identity/demo-accounts.ts reads them), never imported as content.
+ */
+export const NON_ENTRY_FILES = new Set(['demo-accounts.yaml']);
+
 export async function listContentFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries
     .filter((e) => e.isFile())
     .map((e) => relative(dir, join(e.parentPath, e.name)).split(sep).join('/'))
-    .filter((p) => !p.split('/').some((part) => part.startsWith('.')))
+    .filter((p) => !p.split('/').some((part) => part.startsWith('.')) && !NON_ENTRY_FILES.has(p))
     .sort();
 }
 

@@ -6,6 +6,8 @@ import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ContentError } from '../content/problems.ts';
 import { removeAdminFile, writeAdminFile } from '../admin/admin-file.ts';
+import { AccountError } from '../identity/accounts.ts';
+import { AccountCommand, runAccountCommand } from '../identity/account-commands.ts';
 
 export interface AdminPluginOptions {
   /** The data directory whose PGlite database this server holds; the admin file goes there. */
@@ -29,7 +31,8 @@ function isLocal(request: FastifyRequest): boolean {
 
 /**
  * The local admin endpoint (DESIGN "Running safely"): while this server holds the PGlite data directory,
- * `npm run import` cannot open it and hands the import to `POST /admin/import` instead. Only callers on
+ * `npm run import` cannot open it and hands the import to `POST /admin/import` instead, and `npm run
+ * accounts` its commands to `POST /admin/accounts`. Only callers on
  * this host that present the token written to the data directory's admin file (mode 0600) are served;
  * the token is made at start, compared in constant time and never logged.
  */
@@ -65,6 +68,26 @@ export default fp<AdminPluginOptions>(async (app, opts) => {
     } catch (error) {
       if (!(error instanceof ContentError)) throw error;
       return reply.code(422).send({ dir, problems: error.problems });
+    }
+  });
+
+  // The accounts of the embedded provider (README "Accounts"): the identity plugin, registered after
+  // this one, decorates app.accounts. The body may hold a password: it is never logged, and answers
+  // carry no hash.
+  app.post<{ Body: AccountCommand }>('/admin/accounts', {
+    schema: { body: AccountCommand, hide: true },
+    attachValidation: true,
+    onRequest: authorise,
+  }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    // JSON for the command line, not the site's HTML error page.
+    if (request.validationError) return reply.code(400).send({ statusCode: 400, error: 'BAD_REQUEST', message: request.validationError.message });
+    request.log.info({ command: request.body.command }, 'accounts command through the admin endpoint');
+    try {
+      return await runAccountCommand(app.accounts, request.body);
+    } catch (error) {
+      if (!(error instanceof AccountError)) throw error;
+      return reply.code(422).send({ statusCode: 422, error: 'UNPROCESSABLE_ENTITY', field: error.field, reason: error.reason, message: error.message });
     }
   });
 

@@ -1,0 +1,94 @@
+/**
+ * The embedded provider's "manage profile" page (issue "The embedded default"; the account menu's
+ * 'Manage profile' of spec §2 leads here when OIDC_ISSUER is unset): GET {base}/account shows the
+ * signed-in person, POST {base}/account/password changes their password (post/redirect/get). Both are
+ * private to the person: `private, no-store`, never shared-cached.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
+import { AccountError, MIN_PASSWORD_LENGTH, type Account } from './accounts.ts';
+import type { SessionUser } from './types.ts';
+import { ProfilePage, type PasswordField } from '../../views/pages/identity/profile-page.tsx';
+
+export interface AccountRoutesOptions {
+  config: Config;
+  /** The signed-in person of a request (the session), or undefined when anonymous. */
+  currentUser: (request: FastifyRequest) => SessionUser | undefined;
+  /** The person's roles in words (spec §6), decided on the server; by default from the session alone. */
+  rolesOf?: ((request: FastifyRequest, user: SessionUser) => string[]) | undefined;
+}
+
+const CHANGED = 'password-changed';
+
+/** Spec §6 roles from the session and the staff domain (exactly it or a subdomain of it). */
+export function defaultRoles(user: SessionUser, staffDomain: string | undefined): string[] {
+  const domain = user.email.slice(user.email.lastIndexOf('@') + 1).toLowerCase();
+  const staff = Boolean(staffDomain) && user.emailVerified
+    && (domain === staffDomain!.toLowerCase() || domain.endsWith(`.${staffDomain!.toLowerCase()}`));
+  return ['Signed-in customer', user.canEdit ? 'Author' : '', staff ? 'Vendor staff' : '', user.partner ? 'Partner' : ''].filter(Boolean);
+}
+
+export default async function accountRoutes(app: FastifyInstance, opts: AccountRoutesOptions) {
+  const base = opts.config.identityUrl;
+  const page = `${base}/account`;
+  const passwordAction = `${page}/password`;
+  const rolesOf = opts.rolesOf ?? ((_request: FastifyRequest, user: SessionUser) => defaultRoles(user, opts.config.staffDomain));
+
+  const toSignIn = (reply: FastifyReply) =>
+    reply.header('cache-control', 'no-store').redirect(`${base}/login?continue=${encodeURIComponent(page)}`, 303);
+
+  /** The person's own account when it lives in this provider (an external issuer's has none here). */
+  const accountOf = async (user: SessionUser): Promise<Account | undefined> =>
+    opts.config.oidcIssuer ? undefined : app.accounts.byId(user.sub);
+
+  const render = (request: FastifyRequest, reply: FastifyReply, user: SessionUser, account: Account | undefined,
+    extra: { status?: number; notice?: string; errors?: Partial<Record<PasswordField, string>> } = {}) =>
+    reply.page(
+      <ProfilePage css={app.assets.css} name={account?.displayName ?? user.name} email={account?.email ?? user.email}
+        roles={rolesOf(request, user)} passwordAction={account && !account.disabled ? passwordAction : undefined}
+        logoutAction={`${base}/logout`} notice={extra.notice} errors={extra.errors} />,
+      { status: extra.status ?? 200, cache: 'private' },
+    );
+
+  app.get<{ Querystring: { done?: string } }>(page, async (request, reply) => {
+    const user = opts.currentUser(request);
+    if (!user) return toSignIn(reply);
+    const notice = request.query.done === CHANGED ? 'Your password was changed.' : undefined;
+    return render(request, reply, user, await accountOf(user), notice ? { notice } : {});
+  });
+
+  app.post(passwordAction, { config: { stateChanging: true } }, async (request, reply) => {
+    const user = opts.currentUser(request);
+    if (!user) return toSignIn(reply);
+    const account = await accountOf(user);
+    if (!account || account.disabled) {
+      return render(request, reply, user, account, { status: 403, notice: 'The password of this account cannot be changed here.' });
+    }
+
+    const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
+    const field = (name: PasswordField) => (typeof body[name] === 'string' ? body[name] : '');
+    const current = field('currentPassword');
+    const next = field('newPassword');
+    const confirm = field('confirmPassword');
+    const errors: Partial<Record<PasswordField, string>> = {};
+    if (!current) errors.currentPassword = 'Enter your current password.';
+    if (next.length < MIN_PASSWORD_LENGTH) errors.newPassword = `Choose a new password of at least ${MIN_PASSWORD_LENGTH} characters.`;
+    else if (next.length > 1024) errors.newPassword = 'Choose a new password of at most 1024 characters.';
+    else if (next === current) errors.newPassword = 'Choose a password other than your current one.';
+    if (!errors.newPassword && confirm !== next) errors.confirmPassword = 'Type the same new password again.';
+
+    if (Object.keys(errors).length === 0) {
+      try {
+        await app.accounts.changePassword(account.id, current, next);
+        request.log.info({ account: account.id }, 'password changed on the profile page');
+        return reply.header('cache-control', 'no-store').redirect(`${page}?done=${CHANGED}`, 303);
+      } catch (error) {
+        if (!(error instanceof AccountError)) throw error;
+        if (error.field === 'current') errors.currentPassword = 'That is not your current password.';
+        else errors.newPassword = `${error.reason.charAt(0).toUpperCase()}${error.reason.slice(1)}.`;
+        request.log.info({ account: account.id, field: error.field }, 'password change refused');
+      }
+    }
+    return render(request, reply, user, account, { status: 422, errors });
+  });
+}
