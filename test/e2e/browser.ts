@@ -5,6 +5,8 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { findChromiumOrPlaywright, CHROMIUM_ARGS } from '../../scripts/find-chromium.mjs';
 import { build, SAMPLE_CONTENT, type BuildOptions } from '../helpers/build.ts';
 import { PAGE_TYPES } from '../fixtures/page-types.ts';
+import type { FastifyInstance } from 'fastify';
+import { freePort } from '../../scripts/bench-http.ts';
 
 type Test = { teardown: (fn: () => unknown) => void };
 
@@ -18,11 +20,27 @@ export async function serve(t: Test, options: BuildOptions = {}): Promise<{ base
   const app = await build(t, options);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
+  return { base: `http://127.0.0.1:${port}`, browser: await launch(t) };
+}
+
+/**
+ * The app served at exactly its PUBLIC_URL (a free loopback port chosen first), for journeys that leave
+ * the page and come back: sign-in redirects go to the issuer and callback that PUBLIC_URL names.
+ */
+export async function servePublic(t: Test, options: BuildOptions = {}): Promise<{ base: string; browser: Browser; app: FastifyInstance }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const app = await build(t, { ...options, env: { ...options.env, PUBLIC_URL: base } });
+  await app.listen({ port, host: '127.0.0.1' });
+  return { base, browser: await launch(t), app };
+}
+
+async function launch(t: Test): Promise<Browser> {
   const executablePath = await findChromiumOrPlaywright();
   if (!executablePath) throw new Error('No Chromium found: run `node scripts/ensure-browser.mjs` for how to get one.');
   const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
   t.teardown(() => browser.close());
-  return { base: `http://127.0.0.1:${port}`, browser };
+  return browser;
 }
 
 /**

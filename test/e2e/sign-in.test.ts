@@ -1,0 +1,141 @@
+/**
+ * Sign-in journeys through the embedded provider with the sample content's demo accounts (one per role of
+ * spec §6), with JavaScript off and on: sign in from a page and come back to it, see the role's chrome,
+ * use the account menu, switch account, log out. axe (WCAG 2.2 A/AA) on the sign-in screen and on
+ * signed-in pages; the account menu by keyboard (Escape and outside click belong to the header-menu island).
+ */
+import t, { type Test } from 'tap';
+
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import type { Browser, Page } from 'playwright-core';
+import { axeViolations, servePublic } from './browser.ts';
+import { SAMPLE_CONTENT } from '../helpers/build.ts';
+import { PAGE_TYPES } from '../fixtures/page-types.ts';
+
+interface Demo { role: string; email: string; name: string; password: string }
+const demos = (parse(await readFile(join(SAMPLE_CONTENT, 'demo-accounts.yaml'), 'utf8')) as { accounts: Demo[] }).accounts;
+const demo = (role: string): Demo => {
+  const found = demos.find((d) => d.role === role);
+  if (!found) throw new Error(`no ${role} in demo-accounts.yaml`);
+  return found;
+};
+
+const TOPIC = PAGE_TYPES.topic;
+const KB_ARTICLE = PAGE_TYPES['KB article'];
+
+async function fillSignIn(page: Page, account: Demo) {
+  await page.getByLabel('E-mail').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForLoadState();
+}
+
+async function openAccountMenu(page: Page) {
+  const menu = page.locator('details[data-menu="account"]').first();
+  if (!(await menu.evaluate((d) => (d as HTMLDetailsElement).open))) await menu.locator('summary').click();
+  return menu;
+}
+
+/** What each role sees on the topic and the KB article (spec §6). */
+async function checkRole(t: Test, page: Page, base: string, account: Demo, javaScript: boolean) {
+  const header = page.locator('header').first();
+  t.equal(await header.getByRole('link', { name: 'Sign in' }).count(), 0, `${account.role}: no Sign in button once signed in`);
+  t.equal(await page.getByRole('link', { name: 'Contact Support' }).count() > 0, true, `${account.role}: the direct Contact Support link`);
+  const menu = await openAccountMenu(page);
+  t.match(await menu.textContent(), account.name, `${account.role}: the account menu names the person`);
+  const requests = account.role === 'partner' ? 'View Support Requests' : 'View requests';
+  t.equal(await menu.getByRole('link', { name: requests, exact: true }).count(), 1, `${account.role}: '${requests}' in the account menu`);
+  const editLinks = await page.locator('.edit-links a').count();
+  t.equal(editLinks > 0, account.role === 'author', `${account.role}: editor shortcuts only for the author`);
+  if (account.role === 'author') {
+    t.equal(await page.locator('.edit-links a[target="_blank"]').count(), editLinks, 'every editor shortcut opens in a new tab');
+  }
+  if (javaScript) t.same(await axeViolations(page), [], `${account.role}: the signed-in topic page (menu open) has no WCAG A/AA violations`);
+
+  await page.goto(base + KB_ARTICLE);
+  const hint = await page.getByText('Edit this KB Article').count();
+  t.equal(hint > 0, account.role === 'vendor staff', `${account.role}: 'Edit this KB Article' only for vendor staff`);
+  if (javaScript) t.same(await axeViolations(page), [], `${account.role}: the signed-in KB article has no WCAG A/AA violations`);
+  await page.goto(base + TOPIC);
+}
+
+async function journey(t: Test, browser: Browser, base: string, javaScript: boolean, first: Demo, second: Demo) {
+  const context = await browser.newContext({ javaScriptEnabled: javaScript });
+  const page = await context.newPage();
+  await page.goto(base + TOPIC);
+  await page.locator('header').first().getByRole('link', { name: 'Sign in' }).first().click();
+  await page.waitForLoadState();
+  t.match(new URL(page.url()).pathname, /^\/auth\/interaction\//, 'Sign in leads to the sign-in screen');
+  if (javaScript) t.same(await axeViolations(page), [], 'the sign-in screen has no WCAG A/AA violations');
+
+  // A wrong password first: the error state, then the right one.
+  await fillSignIn(page, { ...first, password: 'not the password' });
+  t.equal(await page.getByRole('alert').count(), 1, 'a wrong password is announced');
+  t.equal(await page.getByLabel('E-mail').inputValue(), first.email, 'the e-mail is kept');
+  if (javaScript) t.same(await axeViolations(page), [], 'the sign-in error state has no WCAG A/AA violations');
+  await fillSignIn(page, first);
+  t.equal(new URL(page.url()).pathname, TOPIC, `${first.role}: back on the page sign-in started from`);
+  await checkRole(t, page, base, first, javaScript);
+
+  // Switch account: the sign-in screen again, even though the provider remembers who signed in.
+  const menu = await openAccountMenu(page);
+  await menu.getByRole('link', { name: 'Switch account' }).click();
+  await page.waitForLoadState();
+  t.match(new URL(page.url()).pathname, /^\/auth\/interaction\//, 'switch account shows the sign-in screen');
+  await fillSignIn(page, second);
+  t.equal(new URL(page.url()).pathname, TOPIC, `${second.role}: back on the page after switching`);
+  await checkRole(t, page, base, second, javaScript);
+
+  // Log out: a POST from the account menu, the provider's sign-out confirmation, then the support home.
+  await (await openAccountMenu(page)).getByRole('button', { name: 'Log out' }).click();
+  await page.waitForLoadState();
+  const confirm = page.getByRole('button', { name: /sign out/i });
+  if (await confirm.count()) {
+    if (javaScript) t.same(await axeViolations(page), [], 'the sign-out screen has no WCAG A/AA violations');
+    await confirm.first().click();
+    await page.waitForLoadState();
+  }
+  t.equal(new URL(page.url()).pathname, '/', 'log out ends on the support home');
+  t.equal(await page.locator('header').first().getByRole('link', { name: 'Sign in' }).count() > 0, true, 'signed out: the Sign in button is back');
+  await page.goto(base + TOPIC);
+  t.equal(await page.locator('details[data-menu="account"]').count(), 0, 'signed out: no account menu on the next page');
+  await context.close();
+}
+
+t.test('sign-in journeys with the demo accounts', async (t) => {
+  const { base, browser } = await servePublic(t, { contentDir: SAMPLE_CONTENT });
+
+  t.test('when JavaScript is unavailable', async (t) => {
+    await journey(t, browser, base, false, demo('customer'), demo('author'));
+    await journey(t, browser, base, false, demo('vendor staff'), demo('partner'));
+  });
+
+  t.test('when JavaScript is available', async (t) => {
+    await journey(t, browser, base, true, demo('partner'), demo('vendor staff'));
+    await journey(t, browser, base, true, demo('author'), demo('customer'));
+  });
+
+  t.test('the account menu by keyboard', async (t) => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(base + TOPIC);
+    await page.locator('header').first().getByRole('link', { name: 'Sign in' }).first().click();
+    await fillSignIn(page, demo('customer'));
+    const summary = page.locator('details[data-menu="account"] summary').first();
+    await summary.focus();
+    await page.keyboard.press('Enter');
+    t.equal(await page.locator('details[data-menu="account"]').first().evaluate((d) => (d as HTMLDetailsElement).open), true, 'Enter opens the account menu');
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => document.activeElement?.closest('details[data-menu="account"]') !== null);
+    t.ok(focused, 'Tab moves into the open menu');
+    // Tab to 'Manage profile' and follow it with Enter: the embedded provider's profile page.
+    while (!(await page.evaluate(() => document.activeElement?.textContent === 'Manage profile'))) await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/auth\/account$/);
+    t.match(await page.locator('h1').textContent(), /./, 'Enter on a menu link follows it (the profile page)');
+    t.same(await axeViolations(page), [], 'the profile page has no WCAG A/AA violations');
+    await context.close();
+  });
+});
