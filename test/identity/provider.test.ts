@@ -4,6 +4,7 @@
  * client, switch account, sign-out, refusals.
  */
 import t from 'tap';
+import { PassThrough } from 'node:stream';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import type { FastifyInstance } from 'fastify';
 import { build, testDb } from '../helpers/build.ts';
@@ -119,6 +120,12 @@ t.test('a whole sign-in: authorization code with PKCE, ID token and userinfo', a
     t.ok(second, 'a live provider session signs in again without the form');
     const wrong = await exchange(app, second as string, { ...other, verifier: request.verifier });
     t.equal(wrong.statusCode, 400, 'a wrong PKCE verifier is refused');
+  });
+
+  t.test('prompt=consent from the site itself asks nothing', async (t) => {
+    const again = authorizationRequest({ prompt: 'consent' });
+    const res = await follow(app, jar, await visit(app, jar, again.url), (url) => url.pathname === '/auth/callback');
+    t.ok(codeOf(res, again), 'a code without a consent screen');
   });
 
   t.test('without the roles scope, no roles claims', async (t) => {
@@ -342,4 +349,24 @@ t.test('refusals: cross-site posts, unknown or expired steps', async (t) => {
   t.not(other.path, path);
   t.equal((await visit(app, jar, absolute(other.path))).statusCode, 200, 'the newest step is shown');
   t.equal((await app.inject({ method: 'DELETE', url: path })).statusCode, 405);
+});
+
+t.test('log lines: the whole path, no e-mail address, no password', async (t) => {
+  const stream = new PassThrough();
+  const lines: string[] = [];
+  stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
+  const app = await build(t, { env: { ...ENV, LOG_LEVEL: 'debug' }, logStream: stream });
+  await withAccounts(app);
+  const jar = new Jar();
+  const { path } = await startSignIn(app, jar, authorizationRequest({ login_hint: 'ada@customer.example' }));
+  t.match((await visit(app, jar, path)).body, 'value="ada@customer.example"', 'login_hint fills the e-mail');
+  await postForm(app, jar, `${path}/login`, { email: 'ada@customer.example', password: 'a wrong password' });
+  await signIn(app, jar, path, 'ada@customer.example');
+  await new Promise((resolve) => setImmediate(resolve));
+  const access = lines.map((l) => JSON.parse(l) as { msg: string; url?: string }).filter((l) => l.msg === 'request');
+  t.ok(access.some((l) => l.url?.startsWith('/auth/oidc/auth?')), 'the provider\'s requests are logged with their whole path');
+  for (const line of lines) {
+    t.notMatch(line, /ada@customer\.example|ada%40customer/, 'no e-mail address');
+    t.notMatch(line, /a wrong password|correct horse/, 'no password');
+  }
 });

@@ -62,7 +62,8 @@ export async function registerProvider(app: FastifyInstance, opts: ProviderOptio
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
       const op = await provider();
       const raw = request.raw;
-      raw.url = request.url.slice(mount.length) || '/';
+      // request.originalUrl keeps the whole path for the access log; the provider sees its own part.
+      raw.url = request.originalUrl.slice(mount.length) || '/';
       // The provider is the issuer at PUBLIC_URL: its endpoint URLs and the Secure flag of its cookies
       // follow that origin (as canonical links do), the client address is the one Fastify trusted.
       raw.headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1);
