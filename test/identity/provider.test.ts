@@ -228,7 +228,7 @@ t.test('a disabled account cannot sign in, nor get tokens for a code it had', as
 
 t.test('another client (OIDC_PROVIDER_CLIENTS) is asked about, and gets a code only after Allow', async (t) => {
   const app = await build(t, {
-    env: { ...ENV, OIDC_PROVIDER_CLIENTS: JSON.stringify([{ client_id: PARTNER_APP.id, client_secret: PARTNER_APP.secret, redirect_uris: [PARTNER_APP.redirect], client_name: 'Partner Portal' }]) },
+    env: { ...ENV, OIDC_PROVIDER_CLIENTS: JSON.stringify([{ client_id: PARTNER_APP.id, client_secret: PARTNER_APP.secret, redirect_uris: [PARTNER_APP.redirect], client_name: 'Partner Portal', id_token_signed_response_alg: 'RS256' }]) },
   });
   await withAccounts(app);
   const jar = new Jar();
@@ -244,16 +244,16 @@ t.test('another client (OIDC_PROVIDER_CLIENTS) is asked about, and gets a code o
   t.match(consent.body, /<h1>Allow Partner Portal to use your Test Support account\?<\/h1>/);
   for (const words of ['See your e-mail address', 'See your name and picture', 'See your roles']) t.match(consent.body, words);
   t.match(consent.body, 'eli@fernhollow.example');
-  const consentPath = new URL(String(afterLogin.headers.location), ORIGIN).pathname;
   t.notOk(String(afterLogin.headers.location).includes('code='), 'no code before Allow');
 
   const interactionPath = /action="(\/auth\/interaction\/[^/"]+)\/confirm"/.exec(consent.body)?.[1] as string;
-  t.ok(interactionPath, `consent posts to the interaction (${consentPath})`);
+  t.ok(interactionPath, 'Allow posts to the sign-in step');
   const allowed = await follow(app, jar, await postForm(app, jar, `${interactionPath}/confirm`, {}));
   const code = codeOf(allowed, request, PARTNER_APP.redirect);
   t.ok(code, 'a code after Allow');
   const tokens = await exchange(app, code as string, request, PARTNER_APP);
   t.equal(tokens.statusCode, 200);
+  t.equal(decodeProtectedHeader(tokens.json().id_token).alg, 'RS256', 'the algorithm the client asked for');
   const { payload } = await jwtVerify(tokens.json().id_token, createLocalJWKSet((await app.inject({ url: `${ISSUER}/jwks` })).json()), { issuer: ISSUER, audience: PARTNER_APP.id });
   t.equal(payload.email, 'eli@fernhollow.example');
 
@@ -269,6 +269,11 @@ t.test('another client (OIDC_PROVIDER_CLIENTS) is asked about, and gets a code o
     t.equal(location.searchParams.get('error'), 'access_denied');
     t.notOk(location.searchParams.get('code'));
   });
+});
+
+t.test('a client asking for a signing algorithm the provider does not offer stops start-up, naming it', async (t) => {
+  await t.rejects(build(t, { env: { ...ENV, OIDC_PROVIDER_CLIENTS: JSON.stringify([{ client_id: 'odd', client_secret: 'odd-secret-0123456789', redirect_uris: ['https://odd.example/cb'], id_token_signed_response_alg: 'HS256' }]) } }),
+    /OIDC_PROVIDER_CLIENTS: odd: id_token_signed_response_alg must be ES256 or RS256/);
 });
 
 t.test('switch account: prompt=select_account shows the sign-in screen over a live session', async (t) => {

@@ -43,6 +43,13 @@ export type LazyProvider = () => Promise<Provider>;
  * on the first request that needs it, so an app that never signs anyone in pays nothing for it.
  */
 export async function registerProvider(app: FastifyInstance, opts: ProviderOptions): Promise<void> {
+  for (const c of opts.config.oidcProviderClients) {
+    const alg = (c as { id_token_signed_response_alg?: unknown }).id_token_signed_response_alg;
+    // Checked at start, not when the provider is first built: a bad client stops start-up, naming it.
+    if (alg !== undefined && alg !== 'ES256' && alg !== 'RS256') {
+      throw new Error(`OIDC_PROVIDER_CLIENTS: ${c.client_id}: id_token_signed_response_alg must be ES256 or RS256`);
+    }
+  }
   let built: Promise<Provider> | undefined;
   const provider: LazyProvider = () => {
     built ??= buildProvider(app, opts).catch((error: unknown) => {
@@ -83,7 +90,10 @@ export async function registerProvider(app: FastifyInstance, opts: ProviderOptio
 async function buildProvider(app: FastifyInstance, opts: ProviderOptions): Promise<Provider> {
   const { config, accounts, base, issuer, client } = opts;
   const { default: Provider, interactionPolicy } = await import('oidc-provider');
-  const keys = await providerKeys(app.db);
+  // ES256 by default; a configured client may ask for RS256 ID tokens instead, and then has an RSA key.
+  const algs = new Set(config.oidcProviderClients.map((c) => (c as { id_token_signed_response_alg?: unknown }).id_token_signed_response_alg ?? 'ES256'));
+  const rsa = algs.has('RS256');
+  const keys = await providerKeys(app.db, { rsa });
   const https = config.publicUrl.startsWith('https:');
   const cookie = { path: base, httpOnly: true, sameSite: 'lax', signed: true, secure: https };
   const seconds = (hours: number) => hours * 3600;
@@ -119,7 +129,7 @@ async function buildProvider(app: FastifyInstance, opts: ProviderOptions): Promi
     // The ID token carries the scopes' claims too, so a sign-in needs no userinfo call.
     conformIdTokenClaims: false,
     pkce: { required: () => true, methods: ['S256'] },
-    enabledJWA: { idTokenSigningAlgValues: ['ES256'] },
+    enabledJWA: { idTokenSigningAlgValues: rsa ? ['ES256', 'RS256'] : ['ES256'] },
     async findAccount(_ctx: KoaContextWithOIDC, sub: string) {
       // A disabled or deleted account is not found: no tokens, no claims.
       const account = await accounts.byId(sub);
