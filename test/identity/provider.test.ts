@@ -354,6 +354,27 @@ t.test('refusals: cross-site posts, unknown or expired steps', async (t) => {
   t.not(other.path, path);
   t.equal((await visit(app, jar, absolute(other.path))).statusCode, 200, 'the newest step is shown');
   t.equal((await app.inject({ method: 'DELETE', url: path })).statusCode, 405);
+
+  // Bodies the provider reads itself: a NUL, JSON, a huge form, deep nesting — a 4xx, never a 5xx.
+  const basic = `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}`;
+  const odd = [
+    { payload: 'grant_type=authorization_code&code=a%00b&redirect_uri=x&code_verifier=y', type: 'application/x-www-form-urlencoded' },
+    { payload: JSON.stringify({ grant_type: 'authorization_code', code: 'x' }), type: 'application/json' },
+    { payload: `grant_type=authorization_code&code=${'x'.repeat(200_000)}`, type: 'application/x-www-form-urlencoded' },
+    { payload: `${'a[b]'.repeat(5000)}=1`, type: 'application/x-www-form-urlencoded' },
+    { payload: '\u0000', type: 'text/plain' },
+  ];
+  for (const { payload, type } of odd) {
+    const res = await app.inject({ method: 'POST', url: `${ISSUER}/token`, payload, headers: { authorization: basic, 'content-type': type } });
+    t.ok(res.statusCode >= 400 && res.statusCode < 500, `token endpoint, ${type} ${JSON.stringify(payload.slice(0, 30))}: ${res.statusCode}`);
+    t.match(res.headers['cache-control'], /no-store/);
+    t.equal(res.headers['x-content-type-options'], 'nosniff', 'security headers on the provider\'s answers');
+  }
+  const me = await app.inject({ url: `${ISSUER}/me`, headers: { authorization: 'Bearer a\u0000b' } }).catch(() => undefined);
+  t.ok(!me || me.statusCode < 500, 'a NUL in a bearer token is not a server error');
+  const unknown = await app.inject({ url: `${ISSUER}/no-such-endpoint`, headers: { accept: 'text/html' } });
+  t.equal(unknown.statusCode, 404);
+  t.equal(unknown.headers['cache-control'], 'private, no-store');
 });
 
 t.test('log lines: the whole path, no e-mail address, no password', async (t) => {

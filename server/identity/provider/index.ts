@@ -61,6 +61,7 @@ export async function registerProvider(app: FastifyInstance, opts: ProviderOptio
   };
 
   const mount = `${opts.base}/oidc`;
+  let handle: { op: Provider; callback: ReturnType<Provider['callback']> } | undefined;
   const publicUrl = new URL(opts.config.publicUrl);
   await app.register(async (scope) => {
     // oidc-provider reads the request body itself: this scope's parser leaves the stream alone.
@@ -68,6 +69,7 @@ export async function registerProvider(app: FastifyInstance, opts: ProviderOptio
     scope.addContentTypeParser('*', (_request: FastifyRequest, _payload: IncomingMessage, done: (error: null) => void) => done(null));
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
       const op = await provider();
+      if (handle?.op !== op) handle = { op, callback: op.callback() };
       const raw = request.raw;
       // request.originalUrl keeps the whole path for the access log; the provider sees its own part.
       raw.url = request.originalUrl.slice(mount.length) || '/';
@@ -79,7 +81,7 @@ export async function registerProvider(app: FastifyInstance, opts: ProviderOptio
       reply.hijack();
       // Headers the app's hooks set so far (security headers) go out with the provider's answer.
       for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
-      await op.callback()(raw, reply.raw);
+      await handle.callback(raw, reply.raw);
     };
     scope.route({ method: ['GET', 'POST', 'OPTIONS'], url: mount, handler });
     scope.route({ method: ['GET', 'POST', 'OPTIONS'], url: `${mount}/*`, handler });
@@ -188,6 +190,8 @@ async function buildProvider(app: FastifyInstance, opts: ProviderOptions): Promi
   provider.use(async (ctx: KoaContextWithOIDC & { mountPath?: string }, next: () => Promise<void>) => {
     ctx.mountPath = mountPath;
     await next();
+    // As for every answer of the app (server/plugins/cache-rules.ts): an error is never stored.
+    if (ctx.status >= 400 && !/no-store/.test(String(ctx.res.getHeader('cache-control') ?? ''))) ctx.set('cache-control', 'no-store');
     if (ctx.state.databaseUnavailable) {
       // The database is away: 503 with Retry-After like the rest of the app (DESIGN "Running safely"),
       // rather than an error sent on to the client as if the request itself were wrong.
