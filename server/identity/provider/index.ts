@@ -113,7 +113,7 @@ async function buildProvider(app: FastifyInstance, opts: ProviderOptions): Promi
     cookies: { keys: keys.cookieKeys, long: cookie, short: cookie, names: PROVIDER_COOKIES },
     clients: [
       {
-        client_id: client.id, client_secret: client.secret, client_name: 'this site',
+        client_id: client.id, client_secret: client.secret,
         redirect_uris: [callbackUrl(config.publicUrl, base)], post_logout_redirect_uris: [`${config.publicUrl}/`],
         response_types: ['code'], grant_types: ['authorization_code'],
         token_endpoint_auth_method: 'client_secret_basic', id_token_signed_response_alg: 'ES256',
@@ -190,8 +190,6 @@ async function buildProvider(app: FastifyInstance, opts: ProviderOptions): Promi
   provider.use(async (ctx: KoaContextWithOIDC & { mountPath?: string }, next: () => Promise<void>) => {
     ctx.mountPath = mountPath;
     await next();
-    // As for every answer of the app (server/plugins/cache-rules.ts): an error is never stored.
-    if (ctx.status >= 400 && !/no-store/.test(String(ctx.res.getHeader('cache-control') ?? ''))) ctx.set('cache-control', 'no-store');
     if (ctx.state.databaseUnavailable) {
       // The database is away: 503 with Retry-After like the rest of the app (DESIGN "Running safely"),
       // rather than an error sent on to the client as if the request itself were wrong.
@@ -200,8 +198,9 @@ async function buildProvider(app: FastifyInstance, opts: ProviderOptions): Promi
       ctx.set('retry-after', String(RETRY_AFTER_SECONDS));
       if (ctx.accepts('json', 'html') === 'html') await renderIdentityError(app, opts, ctx, { error: 'temporarily_unavailable' }, new DatabaseUnavailableError(null));
       else ctx.body = { error: 'temporarily_unavailable', error_description: 'The service is unavailable for a moment; try again.' };
-      return;
     }
+    // As for every answer of the app (server/plugins/cache-rules.ts): an error is never stored.
+    if (ctx.status >= 400 && !/no-store/.test(String(ctx.res.getHeader('cache-control') ?? ''))) ctx.set('cache-control', 'no-store');
     // oidc-provider answers a sign-out without a provider session with a form that a script submits;
     // the pages' CSP allows no inline script, so the visitor is sent on directly (RP-initiated logout).
     if (ctx.oidc?.route === 'end_session' && ctx.status === 200 && !ctx.oidc.session?.accountId) {

@@ -51,8 +51,11 @@ export default async function registerInteractions(app: FastifyInstance, opts: P
       throw error;
     }
     if (interaction.uid !== request.params.uid) throw new InteractionGone();
+    // Where the step ends: the request's redirect URI, or the client's only one when it left it out.
     const redirect = interaction.params.redirect_uri;
-    if (typeof redirect === 'string') formTargets.set(request, [redirect]);
+    const clientId = interaction.params.client_id;
+    formTargets.set(request, typeof redirect === 'string' ? [redirect]
+      : typeof clientId === 'string' ? (await op.Client.find(clientId))?.redirectUris ?? [] : []);
     return interaction;
   }
 
