@@ -59,6 +59,8 @@ t.test(`adapter on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`, async
   await tokens.upsert('another', {}, 3600);
   t.same(await rows(), ['another', 'long'], 'the expired row is swept by a later write');
 
+  t.equal(await tokens.find('a\u0000b'), undefined, 'an id with a NUL is unknown, not an error');
+  await tokens.destroy('a\u0000b');
   await t.rejects(tokens.upsert('nul', { state: 'a\u0000b' }, 60), { statusCode: 400, expose: true, message: 'invalid_request' }, 'a NUL is refused as a bad request');
 });
 

@@ -4,6 +4,7 @@
  * client, switch account, sign-out, refusals.
  */
 import t from 'tap';
+import { PassThrough } from 'node:stream';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import type { FastifyInstance } from 'fastify';
 import { build, testDb } from '../helpers/build.ts';
@@ -121,6 +122,12 @@ t.test('a whole sign-in: authorization code with PKCE, ID token and userinfo', a
     t.equal(wrong.statusCode, 400, 'a wrong PKCE verifier is refused');
   });
 
+  t.test('prompt=consent from the site itself asks nothing', async (t) => {
+    const again = authorizationRequest({ prompt: 'consent' });
+    const res = await follow(app, jar, await visit(app, jar, again.url), (url) => url.pathname === '/auth/callback');
+    t.ok(codeOf(res, again), 'a code without a consent screen');
+  });
+
   t.test('without the roles scope, no roles claims', async (t) => {
     const plain = authorizationRequest({ scope: 'openid email' });
     const res = await follow(app, jar, await visit(app, jar, plain.url), (url) => url.pathname === '/auth/callback');
@@ -221,7 +228,7 @@ t.test('a disabled account cannot sign in, nor get tokens for a code it had', as
 
 t.test('another client (OIDC_PROVIDER_CLIENTS) is asked about, and gets a code only after Allow', async (t) => {
   const app = await build(t, {
-    env: { ...ENV, OIDC_PROVIDER_CLIENTS: JSON.stringify([{ client_id: PARTNER_APP.id, client_secret: PARTNER_APP.secret, redirect_uris: [PARTNER_APP.redirect], client_name: 'Partner Portal' }]) },
+    env: { ...ENV, OIDC_PROVIDER_CLIENTS: JSON.stringify([{ client_id: PARTNER_APP.id, client_secret: PARTNER_APP.secret, redirect_uris: [PARTNER_APP.redirect], client_name: 'Partner Portal', id_token_signed_response_alg: 'RS256' }]) },
   });
   await withAccounts(app);
   const jar = new Jar();
@@ -237,16 +244,16 @@ t.test('another client (OIDC_PROVIDER_CLIENTS) is asked about, and gets a code o
   t.match(consent.body, /<h1>Allow Partner Portal to use your Test Support account\?<\/h1>/);
   for (const words of ['See your e-mail address', 'See your name and picture', 'See your roles']) t.match(consent.body, words);
   t.match(consent.body, 'eli@fernhollow.example');
-  const consentPath = new URL(String(afterLogin.headers.location), ORIGIN).pathname;
   t.notOk(String(afterLogin.headers.location).includes('code='), 'no code before Allow');
 
   const interactionPath = /action="(\/auth\/interaction\/[^/"]+)\/confirm"/.exec(consent.body)?.[1] as string;
-  t.ok(interactionPath, `consent posts to the interaction (${consentPath})`);
+  t.ok(interactionPath, 'Allow posts to the sign-in step');
   const allowed = await follow(app, jar, await postForm(app, jar, `${interactionPath}/confirm`, {}));
   const code = codeOf(allowed, request, PARTNER_APP.redirect);
   t.ok(code, 'a code after Allow');
   const tokens = await exchange(app, code as string, request, PARTNER_APP);
   t.equal(tokens.statusCode, 200);
+  t.equal(decodeProtectedHeader(tokens.json().id_token).alg, 'RS256', 'the algorithm the client asked for');
   const { payload } = await jwtVerify(tokens.json().id_token, createLocalJWKSet((await app.inject({ url: `${ISSUER}/jwks` })).json()), { issuer: ISSUER, audience: PARTNER_APP.id });
   t.equal(payload.email, 'eli@fernhollow.example');
 
@@ -262,6 +269,11 @@ t.test('another client (OIDC_PROVIDER_CLIENTS) is asked about, and gets a code o
     t.equal(location.searchParams.get('error'), 'access_denied');
     t.notOk(location.searchParams.get('code'));
   });
+});
+
+t.test('a client asking for a signing algorithm the provider does not offer stops start-up, naming it', async (t) => {
+  await t.rejects(build(t, { env: { ...ENV, OIDC_PROVIDER_CLIENTS: JSON.stringify([{ client_id: 'odd', client_secret: 'odd-secret-0123456789', redirect_uris: ['https://odd.example/cb'], id_token_signed_response_alg: 'HS256' }]) } }),
+    /OIDC_PROVIDER_CLIENTS: odd: id_token_signed_response_alg must be ES256 or RS256/);
 });
 
 t.test('switch account: prompt=select_account shows the sign-in screen over a live session', async (t) => {
@@ -342,4 +354,45 @@ t.test('refusals: cross-site posts, unknown or expired steps', async (t) => {
   t.not(other.path, path);
   t.equal((await visit(app, jar, absolute(other.path))).statusCode, 200, 'the newest step is shown');
   t.equal((await app.inject({ method: 'DELETE', url: path })).statusCode, 405);
+
+  // Bodies the provider reads itself: a NUL, JSON, a huge form, deep nesting — a 4xx, never a 5xx.
+  const basic = `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}`;
+  const odd = [
+    { payload: 'grant_type=authorization_code&code=a%00b&redirect_uri=x&code_verifier=y', type: 'application/x-www-form-urlencoded' },
+    { payload: JSON.stringify({ grant_type: 'authorization_code', code: 'x' }), type: 'application/json' },
+    { payload: `grant_type=authorization_code&code=${'x'.repeat(200_000)}`, type: 'application/x-www-form-urlencoded' },
+    { payload: `${'a[b]'.repeat(5000)}=1`, type: 'application/x-www-form-urlencoded' },
+    { payload: '\u0000', type: 'text/plain' },
+  ];
+  for (const { payload, type } of odd) {
+    const res = await app.inject({ method: 'POST', url: `${ISSUER}/token`, payload, headers: { authorization: basic, 'content-type': type } });
+    t.ok(res.statusCode >= 400 && res.statusCode < 500, `token endpoint, ${type} ${JSON.stringify(payload.slice(0, 30))}: ${res.statusCode}`);
+    t.match(res.headers['cache-control'], /no-store/);
+    t.equal(res.headers['x-content-type-options'], 'nosniff', 'security headers on the provider\'s answers');
+  }
+  const me = await app.inject({ url: `${ISSUER}/me`, headers: { authorization: 'Bearer a\u0000b' } }).catch(() => undefined);
+  t.ok(!me || me.statusCode < 500, 'a NUL in a bearer token is not a server error');
+  const unknown = await app.inject({ url: `${ISSUER}/no-such-endpoint`, headers: { accept: 'text/html' } });
+  t.equal(unknown.statusCode, 404);
+  t.equal(unknown.headers['cache-control'], 'private, no-store');
+});
+
+t.test('log lines: the whole path, no e-mail address, no password', async (t) => {
+  const stream = new PassThrough();
+  const lines: string[] = [];
+  stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
+  const app = await build(t, { env: { ...ENV, LOG_LEVEL: 'debug' }, logStream: stream });
+  await withAccounts(app);
+  const jar = new Jar();
+  const { path } = await startSignIn(app, jar, authorizationRequest({ login_hint: 'ada@customer.example' }));
+  t.match((await visit(app, jar, path)).body, 'value="ada@customer.example"', 'login_hint fills the e-mail');
+  await postForm(app, jar, `${path}/login`, { email: 'ada@customer.example', password: 'a wrong password' });
+  await signIn(app, jar, path, 'ada@customer.example');
+  await new Promise((resolve) => setImmediate(resolve));
+  const access = lines.map((l) => JSON.parse(l) as { msg: string; url?: string }).filter((l) => l.msg === 'request');
+  t.ok(access.some((l) => l.url?.startsWith('/auth/oidc/auth?')), 'the provider\'s requests are logged with their whole path');
+  for (const line of lines) {
+    t.notMatch(line, /ada@customer\.example|ada%40customer/, 'no e-mail address');
+    t.notMatch(line, /a wrong password|correct horse/, 'no password');
+  }
 });

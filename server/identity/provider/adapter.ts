@@ -1,6 +1,8 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Queryable } from '../../db/driver.ts';
 
+const NUL = '\u0000';
+
 /** How often, at most, a write also deletes the rows that have expired (per process). */
 export const SWEEP_INTERVAL_MS = 60_000;
 
@@ -71,14 +73,17 @@ export class DbAdapter implements Adapter {
   }
 
   async consume(id: string): Promise<void> {
+    if (id.includes(NUL)) return;
     await this.db.query('update oidc_models set consumed_at = $3 where kind = $1 and id = $2', [this.kind, id, this.now()]);
   }
 
   async destroy(id: string): Promise<void> {
+    if (id.includes(NUL)) return;
     await this.db.query('delete from oidc_models where kind = $1 and id = $2', [this.kind, id]);
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
+    if (grantId.includes(NUL)) return;
     // Every code and token of the grant, whatever its model.
     await this.db.query('delete from oidc_models where grant_id = $1', [grantId]);
   }
@@ -99,6 +104,8 @@ export class DbAdapter implements Adapter {
   }
 
   private async first(where: string, value: string): Promise<AdapterPayload | undefined> {
+    // Nothing stored holds a NUL (PostgreSQL text cannot): a code or token carrying one is simply unknown.
+    if (typeof value !== 'string' || value.includes(NUL)) return undefined;
     const rows = await this.db.query<ModelRow>(
       `select payload, consumed_at from oidc_models where kind = $1 and ${where} and (expires_at is null or expires_at > $3) limit 1`,
       [this.kind, value, this.now()],

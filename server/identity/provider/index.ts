@@ -43,6 +43,13 @@ export type LazyProvider = () => Promise<Provider>;
  * on the first request that needs it, so an app that never signs anyone in pays nothing for it.
  */
 export async function registerProvider(app: FastifyInstance, opts: ProviderOptions): Promise<void> {
+  for (const c of opts.config.oidcProviderClients) {
+    const alg = (c as { id_token_signed_response_alg?: unknown }).id_token_signed_response_alg;
+    // Checked at start, not when the provider is first built: a bad client stops start-up, naming it.
+    if (alg !== undefined && alg !== 'ES256' && alg !== 'RS256') {
+      throw new Error(`OIDC_PROVIDER_CLIENTS: ${c.client_id}: id_token_signed_response_alg must be ES256 or RS256`);
+    }
+  }
   let built: Promise<Provider> | undefined;
   const provider: LazyProvider = () => {
     built ??= buildProvider(app, opts).catch((error: unknown) => {
@@ -54,6 +61,7 @@ export async function registerProvider(app: FastifyInstance, opts: ProviderOptio
   };
 
   const mount = `${opts.base}/oidc`;
+  let handle: { op: Provider; callback: ReturnType<Provider['callback']> } | undefined;
   const publicUrl = new URL(opts.config.publicUrl);
   await app.register(async (scope) => {
     // oidc-provider reads the request body itself: this scope's parser leaves the stream alone.
@@ -61,8 +69,10 @@ export async function registerProvider(app: FastifyInstance, opts: ProviderOptio
     scope.addContentTypeParser('*', (_request: FastifyRequest, _payload: IncomingMessage, done: (error: null) => void) => done(null));
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
       const op = await provider();
+      if (handle?.op !== op) handle = { op, callback: op.callback() };
       const raw = request.raw;
-      raw.url = request.url.slice(mount.length) || '/';
+      // request.originalUrl keeps the whole path for the access log; the provider sees its own part.
+      raw.url = request.originalUrl.slice(mount.length) || '/';
       // The provider is the issuer at PUBLIC_URL: its endpoint URLs and the Secure flag of its cookies
       // follow that origin (as canonical links do), the client address is the one Fastify trusted.
       raw.headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1);
@@ -71,7 +81,7 @@ export async function registerProvider(app: FastifyInstance, opts: ProviderOptio
       reply.hijack();
       // Headers the app's hooks set so far (security headers) go out with the provider's answer.
       for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
-      await op.callback()(raw, reply.raw);
+      await handle.callback(raw, reply.raw);
     };
     scope.route({ method: ['GET', 'POST', 'OPTIONS'], url: mount, handler });
     scope.route({ method: ['GET', 'POST', 'OPTIONS'], url: `${mount}/*`, handler });
@@ -82,7 +92,10 @@ export async function registerProvider(app: FastifyInstance, opts: ProviderOptio
 async function buildProvider(app: FastifyInstance, opts: ProviderOptions): Promise<Provider> {
   const { config, accounts, base, issuer, client } = opts;
   const { default: Provider, interactionPolicy } = await import('oidc-provider');
-  const keys = await providerKeys(app.db);
+  // ES256 by default; a configured client may ask for RS256 ID tokens instead, and then has an RSA key.
+  const algs = new Set(config.oidcProviderClients.map((c) => (c as { id_token_signed_response_alg?: unknown }).id_token_signed_response_alg ?? 'ES256'));
+  const rsa = algs.has('RS256');
+  const keys = await providerKeys(app.db, { rsa });
   const https = config.publicUrl.startsWith('https:');
   const cookie = { path: base, httpOnly: true, sameSite: 'lax', signed: true, secure: https };
   const seconds = (hours: number) => hours * 3600;
@@ -100,7 +113,7 @@ async function buildProvider(app: FastifyInstance, opts: ProviderOptions): Promi
     cookies: { keys: keys.cookieKeys, long: cookie, short: cookie, names: PROVIDER_COOKIES },
     clients: [
       {
-        client_id: client.id, client_secret: client.secret, client_name: 'this site',
+        client_id: client.id, client_secret: client.secret,
         redirect_uris: [callbackUrl(config.publicUrl, base)], post_logout_redirect_uris: [`${config.publicUrl}/`],
         response_types: ['code'], grant_types: ['authorization_code'],
         token_endpoint_auth_method: 'client_secret_basic', id_token_signed_response_alg: 'ES256',
@@ -118,7 +131,7 @@ async function buildProvider(app: FastifyInstance, opts: ProviderOptions): Promi
     // The ID token carries the scopes' claims too, so a sign-in needs no userinfo call.
     conformIdTokenClaims: false,
     pkce: { required: () => true, methods: ['S256'] },
-    enabledJWA: { idTokenSigningAlgValues: ['ES256'] },
+    enabledJWA: { idTokenSigningAlgValues: rsa ? ['ES256', 'RS256'] : ['ES256'] },
     async findAccount(_ctx: KoaContextWithOIDC, sub: string) {
       // A disabled or deleted account is not found: no tokens, no claims.
       const account = await accounts.byId(sub);
@@ -185,8 +198,9 @@ async function buildProvider(app: FastifyInstance, opts: ProviderOptions): Promi
       ctx.set('retry-after', String(RETRY_AFTER_SECONDS));
       if (ctx.accepts('json', 'html') === 'html') await renderIdentityError(app, opts, ctx, { error: 'temporarily_unavailable' }, new DatabaseUnavailableError(null));
       else ctx.body = { error: 'temporarily_unavailable', error_description: 'The service is unavailable for a moment; try again.' };
-      return;
     }
+    // As for every answer of the app (server/plugins/cache-rules.ts): an error is never stored.
+    if (ctx.status >= 400 && !/no-store/.test(String(ctx.res.getHeader('cache-control') ?? ''))) ctx.set('cache-control', 'no-store');
     // oidc-provider answers a sign-out without a provider session with a form that a script submits;
     // the pages' CSP allows no inline script, so the visitor is sent on directly (RP-initiated logout).
     if (ctx.oidc?.route === 'end_session' && ctx.status === 200 && !ctx.oidc.session?.accountId) {

@@ -51,9 +51,23 @@ export default async function registerInteractions(app: FastifyInstance, opts: P
       throw error;
     }
     if (interaction.uid !== request.params.uid) throw new InteractionGone();
+    // Where the step ends: the request's redirect URI, or the client's only one when it left it out.
     const redirect = interaction.params.redirect_uri;
-    if (typeof redirect === 'string') formTargets.set(request, [redirect]);
+    const clientId = interaction.params.client_id;
+    formTargets.set(request, typeof redirect === 'string' ? [redirect]
+      : typeof clientId === 'string' ? (await op.Client.find(clientId))?.redirectUris ?? [] : []);
     return interaction;
+  }
+
+  /** The interaction, or undefined once the "expired" page is sent. */
+  async function step(request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): Promise<Interaction | undefined> {
+    try {
+      return await details(request, reply);
+    } catch (error) {
+      if (!(error instanceof InteractionGone)) throw error;
+      await gone(reply);
+      return undefined;
+    }
   }
 
   async function gone(reply: FastifyReply) {
@@ -108,28 +122,32 @@ export default async function registerInteractions(app: FastifyInstance, opts: P
     delete interaction.session;
   }
 
+  /** Consent given: the grant gets what the request asked for and was not yet granted. */
+  async function grantAndFinish(reply: FastifyReply, interaction: Interaction) {
+    const accountId = interaction.session?.accountId;
+    if (interaction.prompt.name !== 'consent' || !accountId || typeof interaction.params.client_id !== 'string') return gone(reply);
+    const { Grant } = await provider();
+    const grant = (interaction.grantId ? await Grant.find(interaction.grantId) : undefined) ?? new Grant({ accountId, clientId: interaction.params.client_id });
+    const missing = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
+    if (missing.missingOIDCScope?.length) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+    if (missing.missingOIDCClaims?.length) grant.addOIDCClaims(missing.missingOIDCClaims);
+    return finish(reply, interaction, { consent: { grantId: await grant.save() } });
+  }
+
   const signInPrompt = (interaction: Interaction) => interaction.prompt.name === 'login' || interaction.prompt.name === 'select_account';
 
   app.get<{ Params: Params }>(path, async (request, reply) => {
-    let interaction: Interaction;
-    try {
-      interaction = await details(request, reply);
-    } catch (error) {
-      if (error instanceof InteractionGone) return gone(reply);
-      throw error;
-    }
+    const interaction = await step(request, reply);
+    if (!interaction) return reply;
     if (signInPrompt(interaction)) return signInPage(reply, interaction, { email: typeof interaction.params.login_hint === 'string' ? interaction.params.login_hint : undefined });
+    // The site itself is never asked about (even with prompt=consent): what it asks for is granted.
+    if (interaction.params.client_id === client.id) return grantAndFinish(reply, interaction);
     return consentPage(reply, interaction);
   });
 
   app.post<{ Params: Params; Body: { email?: unknown; password?: unknown } }>(`${path}/login`, { config: { stateChanging: true } }, async (request, reply) => {
-    let interaction: Interaction;
-    try {
-      interaction = await details(request, reply);
-    } catch (error) {
-      if (error instanceof InteractionGone) return gone(reply);
-      throw error;
-    }
+    const interaction = await step(request, reply);
+    if (!interaction) return reply;
     if (!signInPrompt(interaction)) return gone(reply);
     const body = (request.body ?? {}) as { email?: unknown; password?: unknown };
     const email = typeof body.email === 'string' ? body.email.trim() : '';
@@ -149,31 +167,14 @@ export default async function registerInteractions(app: FastifyInstance, opts: P
   });
 
   app.post<{ Params: Params }>(`${path}/confirm`, { config: { stateChanging: true } }, async (request, reply) => {
-    let interaction: Interaction;
-    try {
-      interaction = await details(request, reply);
-    } catch (error) {
-      if (error instanceof InteractionGone) return gone(reply);
-      throw error;
-    }
-    const accountId = interaction.session?.accountId;
-    if (interaction.prompt.name !== 'consent' || !accountId || typeof interaction.params.client_id !== 'string') return gone(reply);
-    const { Grant } = await provider();
-    const grant = (interaction.grantId ? await Grant.find(interaction.grantId) : undefined) ?? new Grant({ accountId, clientId: interaction.params.client_id });
-    const missing = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
-    if (missing.missingOIDCScope?.length) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
-    if (missing.missingOIDCClaims?.length) grant.addOIDCClaims(missing.missingOIDCClaims);
-    return finish(reply, interaction, { consent: { grantId: await grant.save() } });
+    const interaction = await step(request, reply);
+    if (!interaction) return reply;
+    return grantAndFinish(reply, interaction);
   });
 
   app.post<{ Params: Params }>(`${path}/abort`, { config: { stateChanging: true } }, async (request, reply) => {
-    let interaction: Interaction;
-    try {
-      interaction = await details(request, reply);
-    } catch (error) {
-      if (error instanceof InteractionGone) return gone(reply);
-      throw error;
-    }
+    const interaction = await step(request, reply);
+    if (!interaction) return reply;
     return finish(reply, interaction, { error: 'access_denied', error_description: 'The person cancelled the sign-in.' }, false);
   });
 }
