@@ -2,7 +2,7 @@
  * Page budgets (npm run bench:pages -- [--content DIR | --data-dir DIR]): HTML sizes of the home page,
  * topics, a knowledge-base article and a results page; compressed CSS; render-blocking scripts; and the
  * server's CPU time per request for a topic page, rendered anew (a distinct query string each time, so
- * no cached copy answers) and answered again (cached).
+ * no cached copy answers) and answered again (cached), and a topic page for a signed-in visitor.
  *
  * The content is imported into an in-memory database (the sample content by default), or read from a
  * data directory the tree is already imported into. Pages are found from the sitemap, not named.
@@ -16,6 +16,8 @@ import { openDb, pgliteDirFor } from '../server/db/driver.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { importContent } from '../server/content/import.ts';
 import { option } from './bench-http.ts';
+import { randomBytes } from 'node:crypto';
+import { signInCookie, type Send } from './sign-in-flow.ts';
 
 const contentDir = resolve(option('--content') ?? 'content');
 const dataDir = option('--data-dir');
@@ -26,7 +28,8 @@ const db = await openDb({ pgliteDir: dataDir ? pgliteDirFor(resolve(dataDir)) : 
 await migrate(db);
 if (!dataDir) await importContent(db, contentDir);
 const server = Fastify({ ...serverOptions, logger: false });
-await server.register(app, { config: loadConfig({ LOG_LEVEL: 'silent', IMPORT_ON_START: 'false', CONTENT_DIR: contentDir }), db });
+const config = loadConfig({ LOG_LEVEL: 'silent', IMPORT_ON_START: 'false', CONTENT_DIR: contentDir });
+await server.register(app, { config, db });
 await server.ready();
 
 const pct = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * p))] ?? 0;
@@ -68,14 +71,14 @@ const blocking = [...html.matchAll(/<script(?![^>]*(?:type="module"|type="applic
 console.log(`render-blocking scripts on a topic page: ${blocking} (budget 0)`);
 
 /** CPU and wall time per request, after a warm-up; `url(i)` gives the i-th request's URL. */
-async function time(url: (i: number) => string) {
-  for (let i = 0; i < 50; i++) await server.inject(url(-1 - i));
+async function time(url: (i: number) => string, headers: Record<string, string> = {}) {
+  for (let i = 0; i < 50; i++) await server.inject({ url: url(-1 - i), headers });
   const cpu: number[] = [];
   const wall: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const c0 = process.cpuUsage();
     const w0 = performance.now();
-    const res = await server.inject(url(i));
+    const res = await server.inject({ url: url(i), headers });
     wall.push(performance.now() - w0);
     const c = process.cpuUsage(c0);
     cpu.push((c.user + c.system) / 1000);
@@ -89,5 +92,28 @@ console.log(`topic, cached          ${await time(() => topic.path)}`);
 console.log(`home, rendered anew    ${await time((i) => `/?bench=${i}`)}`);
 if (kbArticle) console.log(`KB article, anew       ${await time((i) => `${kbArticle}?bench=${i}`)}`);
 
+// Signed in: every request renders anew (a personal page is never kept), with the visitor's chrome.
+const cookie = await benchSignIn();
+const signedIn = await server.inject({ url: topic.path, headers: { cookie } });
+if (!signedIn.body.includes('data-menu="account"')) throw new Error('the signed-in topic page shows no account menu');
+console.log(`topic, signed in       ${await time(() => topic.path, { cookie })} (personal: rendered per request)`);
+
 await server.close();
 await db.close();
+
+/** A bench account of the embedded provider, signed in through the real flow (in process). */
+async function benchSignIn(): Promise<string> {
+  const email = 'bench.reader@bench.invalid';
+  const password = randomBytes(18).toString('base64url');
+  if (await server.accounts.byEmail(email)) await server.accounts.resetPassword(email, password);
+  else await server.accounts.create({ email, password, displayName: 'Bench Reader' });
+  const send: Send = async ({ method, url, headers, body }) => {
+    const res = await server.inject({ method, url, headers, ...(body === undefined ? {} : { payload: body }) });
+    const raw = res.headers['set-cookie'];
+    return {
+      status: res.statusCode, location: res.headers.location as string | undefined, body: res.body,
+      setCookies: raw === undefined ? [] : Array.isArray(raw) ? raw : [String(raw)],
+    };
+  };
+  return signInCookie(send, config.publicUrl, email, password, config.identityUrl);
+}

@@ -8,7 +8,7 @@
  * results page for a word of a topic's title. For each, the bytes the server sends with brotli are
  * written beside their gzip and identity forms and served by @fastify/static (`preCompressed`) in a
  * second process; both are loaded in turn with 10 connections, and the ratio of their request rates is
- * printed per repeat and as the median. Then a topic page at a fixed rate, and at full speed, alone and
+ * printed per repeat and as the median. Then a signed-in visitor's topic page against the anonymous one; a topic page at a fixed rate, and at full speed, alone and
  * while distinct searches run beside it, and the server's resident memory after start and after the load.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
@@ -19,6 +19,8 @@ import { join, resolve } from 'node:path';
 import { brotliDecompressSync, gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { freePort, option, waitFor } from './bench-http.ts';
+import { randomBytes } from 'node:crypto';
+import { fetchSend, signInCookie } from './sign-in-flow.ts';
 
 const contentDir = resolve(option('--content') ?? 'content');
 const keptDataDir = option('--data-dir');
@@ -54,11 +56,11 @@ interface Load {
 }
 
 /** One autocannon run; `rate` holds the whole load at that many requests a second. */
-function load(url: string, options: { seconds: number; connections?: number; rate?: number; requests?: autocannon.Request[] }): Promise<Load> {
+function load(url: string, options: { seconds: number; connections?: number; rate?: number; requests?: autocannon.Request[]; headers?: Record<string, string> }): Promise<Load> {
   return new Promise((done, reject) => {
     autocannon({
       url, duration: options.seconds, connections: options.connections ?? CONNECTIONS,
-      headers: { 'accept-encoding': 'br, gzip' },
+      headers: { 'accept-encoding': 'br, gzip', ...options.headers },
       ...(options.rate ? { overallRate: options.rate } : {}),
       ...(options.requests ? { requests: options.requests } : {}),
     }, (error, result) => {
@@ -158,6 +160,36 @@ try {
   }
   await stop(statics);
   statics = undefined;
+
+  // A signed-in visitor's topic page (rendered per request: personal pages are never kept) against the
+  // anonymous one, alternated in the same run. The account is made through `npm run accounts`, which
+  // hands the command to this server (it holds the PGlite data directory).
+  const email = 'bench.reader@bench.invalid';
+  const password = randomBytes(18).toString('base64url');
+  const accounts = (command: string[]) => execFileSync(process.execPath, ['dist/scripts/accounts.js', ...command],
+    { cwd: root, input: `${password}\n`, env: { ...process.env, DATA_DIR: dataDir, CONTENT_DIR: contentDir }, stdio: ['pipe', 'ignore', 'pipe'] });
+  try {
+    accounts(['add', '--email', email, '--name', 'Bench Reader']);
+  } catch {
+    accounts(['reset', email]);
+  }
+  const cookie = await signInCookie(fetchSend, base, email, password);
+  const signedInHtml = await (await fetch(`${base}${topic.path}`, { headers: { cookie } })).text();
+  if (!signedInHtml.includes('data-menu="account"')) throw new Error('the signed-in topic page shows no account menu');
+  await load(`${base}${topic.path}`, { seconds: 2, headers: { cookie } });
+  const anonymous: number[] = [];
+  const personal: number[] = [];
+  for (let r = 0; r < REPEATS; r++) {
+    const a = await load(`${base}${topic.path}`, { seconds: SECONDS });
+    const b = await load(`${base}${topic.path}`, { seconds: SECONDS, headers: { cookie } });
+    if (a.non2xx || b.non2xx) throw new Error(`topic: ${a.non2xx} + ${b.non2xx} answers other than 2xx`);
+    anonymous.push(a.rps);
+    personal.push(b.rps);
+  }
+  console.log(`
+signed-in topic against the anonymous topic, ${CONNECTIONS} connections (req/s: signed in / anonymous)`);
+  console.log(`topic            ${personal.map((v, r) => `${v.toFixed(0)}/${anonymous[r]?.toFixed(0)}`).join('  ').padEnd(34)}` +
+    ` median ${median(personal).toFixed(0)} / ${median(anonymous).toFixed(0)} = ${median(personal.map((v, r) => v / (anonymous[r] ?? 1))).toFixed(2)}x (goal 0.5x)`);
 
   // A topic page at a fixed rate, alone and while distinct searches run beside it.
   const words = [...new Set(paths.flatMap((p) => p.split(/[/-]/)).filter((w) => /^[a-z]{4,}$/.test(w)))];
