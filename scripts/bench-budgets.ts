@@ -2,7 +2,7 @@
  * Page budgets (npm run bench:pages -- [--content DIR | --data-dir DIR]): HTML sizes of the home page,
  * topics, a knowledge-base article and a results page; compressed CSS; render-blocking scripts; and the
  * server's CPU time per request for a topic page, rendered anew (a distinct query string each time, so
- * no cached copy answers) and answered again (cached).
+ * no cached copy answers), answered again (cached), and for a signed-in author (rendered every time).
  *
  * The content is imported into an in-memory database (the sample content by default), or read from a
  * data directory the tree is already imported into. Pages are found from the sitemap, not named.
@@ -68,14 +68,14 @@ const blocking = [...html.matchAll(/<script(?![^>]*(?:type="module"|type="applic
 console.log(`render-blocking scripts on a topic page: ${blocking} (budget 0)`);
 
 /** CPU and wall time per request, after a warm-up; `url(i)` gives the i-th request's URL. */
-async function time(url: (i: number) => string) {
-  for (let i = 0; i < 50; i++) await server.inject(url(-1 - i));
+async function time(url: (i: number) => string, headers: Record<string, string> = {}) {
+  for (let i = 0; i < 50; i++) await server.inject({ url: url(-1 - i), headers });
   const cpu: number[] = [];
   const wall: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const c0 = process.cpuUsage();
     const w0 = performance.now();
-    const res = await server.inject(url(i));
+    const res = await server.inject({ url: url(i), headers });
     wall.push(performance.now() - w0);
     const c = process.cpuUsage(c0);
     cpu.push((c.user + c.system) / 1000);
@@ -86,6 +86,13 @@ async function time(url: (i: number) => string) {
 console.log(`\n${RUNS} requests per line, in process (light-my-request, no socket)`);
 console.log(`topic, rendered anew   ${await time((i) => `${topic.path}?bench=${i}`)} (budget: CPU p50 3 ms)`);
 console.log(`topic, cached          ${await time(() => topic.path)}`);
+// A signed-in author on the same topic: every request is rendered for them (never the cached copy).
+const now = Date.now();
+const session = server.createSecureSession({
+  user: { sub: 'bench', email: 'bench@customer.example', emailVerified: true, name: 'Bench Author', canEdit: true, partner: false }, iat: now, seen: now,
+});
+const cookie = `sp_session=${encodeURIComponent(server.encodeSecureSession(session, 'session'))}`;
+console.log(`topic, signed in       ${await time(() => topic.path, { cookie })}`);
 console.log(`home, rendered anew    ${await time((i) => `/?bench=${i}`)}`);
 if (kbArticle) console.log(`KB article, anew       ${await time((i) => `${kbArticle}?bench=${i}`)}`);
 

@@ -16,7 +16,7 @@ function peerEnv(peer: Peer, extra: Record<string, string> = {}): Record<string,
   };
 }
 
-async function withPeer(t: Tap.Test, extra: Record<string, string> = {}) {
+async function withPeer(t: Parameters<typeof build>[0], extra: Record<string, string> = {}) {
   const peer = await startPeer(t, { publicUrl: PUBLIC });
   peer.accounts.set('cust-1', { email: 'ada@customer.example', email_verified: true, name: 'Ada Lovelace', picture: 'https://avatars.example/ada.png', cohort: { plan: 'premium', region: null } });
   peer.accounts.set('staff-1', { email: 'grace@fernhollow.example', email_verified: true, name: 'Grace Hopper', grp: ['help-editors'] });
