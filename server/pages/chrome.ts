@@ -98,11 +98,14 @@ export function editorLink(template: string | undefined, values: Record<string, 
   return missing || !/^(https?:\/\/|\/(?![/\\]))/i.test(href) ? undefined : href;
 }
 
-/** The content file an entry was imported from, relative to the content tree (content_entries.source). */
+/**
+ * The content file an entry was imported from, relative to the content tree (content_entries.source):
+ * read once per content version (the entry ids are those of pages that exist, so the cache stays small).
+ */
 async function sourceOf(app: FastifyInstance, request: FastifyRequest, entryId: string): Promise<string | undefined> {
   try {
-    const rows = await app.db.query<{ source: string }>('select source from content_entries where id = $1', [entryId]);
-    return rows[0]?.source;
+    return await app.content.memo(`source:${entryId}`, async () =>
+      (await app.db.query<{ source: string }>('select source from content_entries where id = $1', [entryId]))[0]?.source);
   } catch (error) {
     request.log.warn({ err: { message: (error as Error).message } }, 'editor link: content file unknown');
     return undefined;
