@@ -9,6 +9,7 @@ import type { Header, Metadata, ResourceCard } from '../content/schemas.ts';
 import { classifyUrl, isExternalUrl } from '../content/urls.ts';
 import type { CardLink, Chrome, HeaderModel, Visitor } from '../../views/view-model.ts';
 import { visitorFor } from '../identity/roles.ts';
+import { renderedVisitor } from '../identity/personal-pages.ts';
 
 /** What the chrome reads of the configuration; partner hosts and editor templates are optional (tests). */
 export type SiteConfig = Pick<Config, 'publicUrl' | 'identityUrl' | 'staffDomain'>
@@ -133,7 +134,8 @@ export async function buildChrome(app: FastifyInstance, request: FastifyRequest,
   const requestPath = request.url.split('?')[0] ?? '/';
   const pageUrl = `${config.publicUrl}${input.path ?? requestPath}`;
   const meta = site as Partial<Metadata>;
-  const visitor = visitorOf(request, config, meta.staffDomain);
+  // A signed-in page may be rendered once per role, with placeholders for the person (personal-pages.ts).
+  const visitor = renderedVisitor(request, visitorOf(request, config, meta.staffDomain));
   const siteName = String(site.siteName ?? 'Support');
   const localePrefix = input.language === 'ja-JP' ? '/ja' : '';
   return {

@@ -82,3 +82,51 @@ t.test('no response mixes Set-Cookie with a shared lifetime; anonymous pages set
   t.equal(expired.headers['cache-control'], 'private, no-store');
   t.equal(expired.headers.etag, undefined);
 });
+
+t.test('signed-in pages come from a template per role, filled in for each visitor, escaped', async (t) => {
+  const { Writable } = await import('node:stream');
+  const lines: string[] = [];
+  const logStream = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+  let now = Date.parse('2026-03-01T10:00:00Z');
+  const app = await build(t, { logStream, clock: () => now, env: { SESSION_SECRET, LOG_LEVEL: 'info', CONTENT_EDITOR_URL: 'https://forge.example/edit/{file}' } });
+  const as = (user: typeof ADA) => sealed(app, user, { iat: now, seen: now });
+
+  const ada = await app.inject({ url: PAGE, headers: { cookie: as(ADA) } });
+  t.match(ada.body, SIGNED_IN);
+  t.match(ada.body, 'ada@customer.example');
+  t.match(ada.body, '>AL</span>');
+  const bob = { ...ADA, sub: 'acct-bob', email: 'bob@other.example', name: 'Bob <img src=x onerror=alert(1)> "Q" O\'Brien' };
+  const bobPage = await app.inject({ url: PAGE, headers: { cookie: as(bob) } });
+  t.equal(bobPage.statusCode, 200);
+  t.match(bobPage.body, 'Account menu for Bob &#60;img src=x onerror=alert(1)&#62; &#34;Q&#34; O&#39;Brien');
+  t.match(bobPage.body, 'bob@other.example');
+  t.notMatch(bobPage.body, '<img src=x', 'the name is escaped');
+  t.notMatch(bobPage.body, /ada@customer\.example|Ada Lovelace/, 'nothing of the visitor before');
+  t.notMatch(bobPage.body, /\uE000|\uE001/, 'no placeholder left');
+  t.equal(bobPage.headers['cache-control'], 'private, no-store');
+  t.equal(bobPage.headers.etag, undefined);
+  const hits = lines.filter((l) => l.includes('"msg":"request"') && l.includes('"cache":"hit"')).length;
+  t.ok(hits >= 1, 'answered from the role template');
+
+  // Another role at the same address: a template of its own.
+  const author = await app.inject({ url: PAGE, headers: { cookie: as({ ...ADA, sub: 'acct-eli', email: 'eli@customer.example', name: 'Eli', canEdit: true }) } });
+  t.match(author.body, 'class="edit-links"');
+  t.match(author.body, 'Account menu for Eli');
+  const customerAgain = await app.inject({ url: PAGE, headers: { cookie: as(ADA) } });
+  t.notMatch(customerAgain.body, 'class="edit-links"', 'the customer\'s template has no shortcuts');
+  t.match(customerAgain.body, 'Account menu for Ada Lovelace');
+  const noName = await app.inject({ url: PAGE, headers: { cookie: as({ ...ADA, name: '' }) } });
+  t.match(noName.body, 'Account menu for ada@customer.example');
+  t.notMatch(noName.body, 'class="account-email"', 'no second line without a name');
+  const pictured = await app.inject({ url: PAGE, headers: { cookie: as({ ...ADA, picture: 'https://avatars.example/a.png?x=1&y="2"' }) } });
+  t.match(pictured.body, '<img class="avatar" src="https://avatars.example/a.png?x=1&#38;y=&#34;2&#34;"');
+
+  // The anonymous page is still the anonymous page.
+  t.match((await app.inject({ url: PAGE })).body, ANONYMOUS);
+  t.notMatch((await app.inject({ url: PAGE })).body, /Account menu|\uE000/);
+
+  // Past the form-token window the template is rendered again (its form token would expire).
+  now += 2 * 3_600_000;
+  const later = await app.inject({ url: PAGE, headers: { cookie: as(ADA) } });
+  t.match(later.body, SIGNED_IN);
+});
