@@ -125,6 +125,15 @@ t.test('signed-in pages come from a template per role, filled in for each visito
   t.match((await app.inject({ url: PAGE })).body, ANONYMOUS);
   t.notMatch((await app.inject({ url: PAGE })).body, /Account menu|\uE000/);
 
+  // Compressed for the client, quickly, and still this visitor's page.
+  const { brotliDecompressSync, gunzipSync } = await import('node:zlib');
+  for (const [encoding, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+    const res = await app.inject({ url: PAGE, headers: { cookie: as(bob), 'accept-encoding': encoding } });
+    t.equal(res.headers['content-encoding'], encoding);
+    t.match(String(res.headers.vary), /Accept-Encoding/);
+    t.match(decode(res.rawPayload).toString(), 'bob@other.example');
+  }
+
   // Past the form-token window the template is rendered again (its form token would expire).
   now += 2 * 3_600_000;
   const later = await app.inject({ url: PAGE, headers: { cookie: as(ADA) } });
