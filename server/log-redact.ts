@@ -5,8 +5,11 @@
  */
 import { maskEmails } from './search/highlight.ts';
 
-/** Query parameters whose value is a secret. */
-const SECRET_PARAMS = new Set(['preview', '_csrf']);
+/**
+ * Query parameters whose value is a secret: the preview token, form tokens, and sign-in's authorization
+ * code and ID token hint (the callback's and the end-session endpoint's URLs).
+ */
+const SECRET_PARAMS = new Set(['preview', '_csrf', 'code', 'id_token_hint']);
 export const REDACTED = '[redacted]';
 
 function decode(text: string): string {
@@ -41,5 +44,5 @@ export function redactUrl(url: string | undefined): string | undefined {
 
 /** Free text (an error message, a stack) with URL secrets and e-mail-like text masked. */
 export function redactText(text: string): string {
-  return maskEmails(text.replace(/([?&](?:preview|_csrf)=)[^&\s'"]*/gi, `$1${REDACTED}`));
+  return maskEmails(text.replace(/([?&](?:preview|_csrf|code|id_token_hint)=)[^&\s'"]*/gi, `$1${REDACTED}`));
 }

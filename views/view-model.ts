@@ -14,6 +14,8 @@ export interface Visitor {
   displayName?: string | undefined;
   email?: string | undefined;
   avatarUrl?: string | undefined;
+  /** The avatar's letters when there is no picture; by default from the name or e-mail. */
+  initials?: string | undefined;
   canEdit: boolean;
   /** E-mail in the vendor's staff domain. */
   staff: boolean;

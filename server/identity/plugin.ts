@@ -14,6 +14,7 @@ import session from './session.ts';
 import { OidcClient } from './client.ts';
 import identityRoutes from './routes.tsx';
 import customerContextApi from './api.ts';
+import personalPages from './personal-pages.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -42,6 +43,8 @@ export default fp<IdentityOptions>(async (app, opts) => {
   const clientSecret = config.oidcClientSecret ?? await storedSecret(app.db, 'oidc-client-secret', () => randomBytes(32).toString('base64url'));
   // The session first: the provider's own pages (B/account) read the signed-in person from it.
   await app.register(session, { config, clock: opts.clock });
+  // Signed-in pages filled in from a template per role, after the session is read.
+  await app.register(personalPages, { config, clock: opts.clock });
   if (embedded) {
     await registerProvider(app, { config, accounts, base, issuer, client: { id: config.oidcClientId, secret: clientSecret } });
     await seedDemoAccounts(accounts, config.contentDir, app.log);

@@ -114,7 +114,7 @@ export default async function identityRoutes(app: FastifyInstance, opts: Identit
     }
     const hint = result.idToken && result.idToken.length <= MAX_ID_TOKEN_HINT ? result.idToken : undefined;
     reply.startSession(user, hint);
-    request.log.info({ sub: user.sub }, 'signed in');
+    request.log.info('signed in');
     reply.header('cache-control', 'no-store');
     return reply.redirect(pending.continueTo, 303);
   });

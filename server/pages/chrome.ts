@@ -9,6 +9,7 @@ import type { Header, Metadata, ResourceCard } from '../content/schemas.ts';
 import { classifyUrl, isExternalUrl } from '../content/urls.ts';
 import type { CardLink, Chrome, HeaderModel, Visitor } from '../../views/view-model.ts';
 import { visitorFor } from '../identity/roles.ts';
+import { renderedVisitor } from '../identity/personal-pages.ts';
 
 /** What the chrome reads of the configuration; partner hosts and editor templates are optional (tests). */
 export type SiteConfig = Pick<Config, 'publicUrl' | 'identityUrl' | 'staffDomain'>
@@ -98,11 +99,14 @@ export function editorLink(template: string | undefined, values: Record<string, 
   return missing || !/^(https?:\/\/|\/(?![/\\]))/i.test(href) ? undefined : href;
 }
 
-/** The content file an entry was imported from, relative to the content tree (content_entries.source). */
+/**
+ * The content file an entry was imported from, relative to the content tree (content_entries.source):
+ * read once per content version (the entry ids are those of pages that exist, so the cache stays small).
+ */
 async function sourceOf(app: FastifyInstance, request: FastifyRequest, entryId: string): Promise<string | undefined> {
   try {
-    const rows = await app.db.query<{ source: string }>('select source from content_entries where id = $1', [entryId]);
-    return rows[0]?.source;
+    return await app.content.memo(`source:${entryId}`, async () =>
+      (await app.db.query<{ source: string }>('select source from content_entries where id = $1', [entryId]))[0]?.source);
   } catch (error) {
     request.log.warn({ err: { message: (error as Error).message } }, 'editor link: content file unknown');
     return undefined;
@@ -130,7 +134,8 @@ export async function buildChrome(app: FastifyInstance, request: FastifyRequest,
   const requestPath = request.url.split('?')[0] ?? '/';
   const pageUrl = `${config.publicUrl}${input.path ?? requestPath}`;
   const meta = site as Partial<Metadata>;
-  const visitor = visitorOf(request, config, meta.staffDomain);
+  // A signed-in page may be rendered once per role, with placeholders for the person (personal-pages.ts).
+  const visitor = renderedVisitor(request, visitorOf(request, config, meta.staffDomain));
   const siteName = String(site.siteName ?? 'Support');
   const localePrefix = input.language === 'ja-JP' ? '/ja' : '';
   return {

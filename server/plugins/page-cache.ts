@@ -40,14 +40,14 @@ function isShared(request: FastifyRequest): boolean {
  * A page and its htmx region are different bodies at one URL (DESIGN request flow: they vary on
  * HX-Request; boosted and history-restore requests get the whole page), so each kind has its own copy.
  */
-function keyOf(request: FastifyRequest): string {
+export function keyOf(request: FastifyRequest): string {
   const h = request.headers;
   if (h['hx-request'] === undefined) return request.url;
   return `hx:${String(h['hx-request'])}${h['hx-boosted'] === undefined ? '' : ':boosted'}${h['hx-history-restore-request'] === undefined ? '' : ':restore'} ${request.url}`;
 }
 
 /** The end of the token window `now` is in: a page kept past it would carry a form token about to expire. */
-function windowEnd(now: number): number {
+export function windowEnd(now: number): number {
   return (Math.floor(now / TOKEN_WINDOW_MS) + 1) * TOKEN_WINDOW_MS;
 }
 
@@ -58,7 +58,7 @@ const NOT_KEPT = new Set([
   'etag', 'content-length', 'content-encoding', 'set-cookie', 'date', 'connection', 'keep-alive', 'transfer-encoding',
 ]);
 
-function keptHeaders(reply: FastifyReply): Record<string, string> {
+export function keptHeaders(reply: FastifyReply): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(reply.getHeaders())) {
     if (value !== undefined && !NOT_KEPT.has(name)) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);

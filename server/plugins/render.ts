@@ -13,6 +13,11 @@ export interface PageOptions {
   fragment?: boolean;
   /** How long the page cache may answer this page (ms); by default until the content changes. */
   lifetimeMs?: number;
+  /**
+   * Set by reply.page on a personal request's page that anonymous visitors share: rendered for one
+   * visitor, but the same for every visitor of that role (server/identity/personal-pages.ts).
+   */
+  sharedByRole?: boolean;
 }
 
 declare module 'fastify' {
@@ -51,7 +56,7 @@ export default fp(async (app) => {
     const html = options.fragment ? renderToString(view) : `<!doctype html>${renderToString(view)}`;
     // A signed-in visitor's page is theirs alone, whatever the route asked for (issue "Caching stays correct").
     const shared = options.cache !== 'private' && !isPersonalRequest(this.request);
-    rendered.set(this.request, shared ? options : { ...options, cache: 'private' });
+    rendered.set(this.request, shared ? options : { ...options, cache: 'private', sharedByRole: options.cache !== 'private' });
     if (shared) this.header('etag', `"${createHash('sha1').update(html).digest('base64url')}"`);
     this.header('content-security-policy', PAGE_CSP);
     // nosniff, the referrer policy and the other security headers come from @fastify/helmet (security-headers.ts).

@@ -6,7 +6,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RoutedEntry } from '../content/store.ts';
 import type { Page } from '../content/schemas.ts';
-import { visitorOf } from '../pages/chrome.ts';
 import { isPreview } from '../pages/context.ts';
 import { loaderContext, type Loaded, type Loader, type PagesConfig } from '../pages/loaders/shared.ts';
 import { topicLoader } from '../pages/loaders/topic.tsx';
@@ -58,7 +57,8 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
   const send = (reply: FastifyReply, preview: boolean, loaded: Loaded) =>
     reply.page(loaded.view, {
       status: loaded.status ?? 200,
-      cache: preview || visitorOf(reply.request).signedIn ? 'private' : 'public',
+      // A signed-in visitor's page is made private by reply.page itself (it carries the session cookie).
+      cache: preview ? 'private' : 'public',
     });
   // Pages that are the same for every visitor, signed in or not (not found, version not found).
   const sendShared = (reply: FastifyReply, loaded: Loaded) => reply.page(loaded.view, { status: loaded.status ?? 200, cache: 'public' });

@@ -16,7 +16,7 @@ function peerEnv(peer: Peer, extra: Record<string, string> = {}): Record<string,
   };
 }
 
-async function withPeer(t: Tap.Test, extra: Record<string, string> = {}) {
+async function withPeer(t: Parameters<typeof build>[0], extra: Record<string, string> = {}) {
   const peer = await startPeer(t, { publicUrl: PUBLIC });
   peer.accounts.set('cust-1', { email: 'ada@customer.example', email_verified: true, name: 'Ada Lovelace', picture: 'https://avatars.example/ada.png', cohort: { plan: 'premium', region: null } });
   peer.accounts.set('staff-1', { email: 'grace@fernhollow.example', email_verified: true, name: 'Grace Hopper', grp: ['help-editors'] });
@@ -207,4 +207,25 @@ t.test('the embedded issuer is reached in-process; before the provider answers, 
   const res = await app.inject({ url: '/auth/login' });
   t.ok(res.statusCode === 303 || res.statusCode === 503, `answered ${res.statusCode}`);
   if (res.statusCode === 303) t.equal(new URL(String(res.headers.location)).origin, PUBLIC, 'the embedded issuer is on this site');
+});
+
+t.test('log lines of a sign-in hold no e-mail address, token, code or secret', async (t) => {
+  const { Writable } = await import('node:stream');
+  const lines: string[] = [];
+  const logStream = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+  const peer = await startPeer(t, { publicUrl: PUBLIC });
+  peer.accounts.set('cust-1', { email: 'ada@customer.example', name: 'Ada Lovelace' });
+  const app = await build(t, { logStream, env: { ...peerEnv(peer), LOG_LEVEL: 'debug' } });
+  const { session, callbackUrl } = await signIn(app, peer, 'cust-1');
+  t.ok(session);
+  await app.inject({ url: callbackUrl });
+  await app.inject({ url: PAGE, headers: { cookie: 'sp_session=tampered' } });
+  await app.inject({ method: 'POST', url: '/auth/logout', headers: { cookie: session, origin: PUBLIC } });
+  const log = lines.join('');
+  t.match(log, '"msg":"signed in"');
+  t.match(log, 'session cookie refused');
+  const code = new URL(callbackUrl, PUBLIC).searchParams.get('code') as string;
+  for (const secret of ['ada@customer.example', peer.clientSecret, SESSION_SECRET, decodeURIComponent(String(session).slice('sp_session='.length)), code]) {
+    t.notOk(log.includes(secret), `no ${secret.slice(0, 12)}… in the log`);
+  }
 });

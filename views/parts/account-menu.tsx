@@ -23,7 +23,7 @@ export function AccountMenu({ visitor, header }: { visitor: Visitor; header: Hea
         {visitor.avatarUrl ? (
           <img className="avatar" src={visitor.avatarUrl} alt="" width="32" height="32" />
         ) : (
-          <span className="avatar" aria-hidden="true">{initials(who) || <IconGlyph name="user" />}</span>
+          <span className="avatar" aria-hidden="true">{(visitor.initials ?? initials(who)) || <IconGlyph name="user" />}</span>
         )}
         <span className="visually-hidden">{who ? t.account.menuFor(who) : t.account.menu}</span>
       </summary>
@@ -48,7 +48,7 @@ export function AccountMenu({ visitor, header }: { visitor: Visitor; header: Hea
   );
 }
 
-function initials(name: string | undefined): string {
+export function initials(name: string | undefined): string {
   if (!name) return '';
   const words = name.replace(/@.*$/, '').split(/[\s._-]+/).filter(Boolean);
   return words.slice(0, 2).map((w) => w[0]?.toUpperCase() ?? '').join('');

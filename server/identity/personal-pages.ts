@@ -1,0 +1,169 @@
+/**
+ * Signed-in pages without a render per request (issue "Tests and figures": a signed-in topic at half
+ * the anonymous page's throughput or better). A page a signed-in visitor gets differs from the
+ * anonymous one only by their role (signed in, author, staff, partner) and by their name, e-mail and
+ * picture in the account menu. So a page is rendered once per role with placeholders where those three
+ * go (`template`: no personal data in it, by construction), kept in this instance's memory, and filled
+ * in, escaped, for each visitor. The answer stays `private, no-store` without an ETag; the shared page
+ * cache never sees it.
+ *
+ * Kept like the page cache's copies (server/plugins/page-cache.ts): dropped when the content changes,
+ * at the end of the form-token window, after a page's own lifetime; not used while content changes may
+ * go unheard; only 200s at addresses without a query string, a bounded number, oldest out first.
+ */
+import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { negotiateEncoding } from '../http/encoding.ts';
+import { ANONYMOUS, type Visitor } from '../../views/view-model.ts';
+import { initials } from '../../views/parts/account-menu.tsx';
+import { keptHeaders, keyOf, windowEnd } from '../plugins/page-cache.ts';
+import { isPersonalRequest } from '../plugins/cache-rules.ts';
+import { pageOptionsOf } from '../plugins/render.ts';
+import { visitorFor } from './roles.ts';
+import type { Config } from '../config.ts';
+
+/** Private-use characters: never in content or in what React writes, so a placeholder is unmistakable. */
+const PLACEHOLDER = {
+  name: '\uE000name\uE001',
+  email: '\uE000email\uE001',
+  avatar: '\uE000avatar\uE001',
+  initials: '\uE000initials\uE001',
+} as const;
+const ANY_PLACEHOLDER = /\uE000(name|email|avatar|initials)\uE001/g;
+
+/** Role templates kept at most (pages × roles); about 20 KB each. */
+export const MAX_TEMPLATES = 1000;
+
+interface Template {
+  /** The page split at its placeholders: text at even indexes, a field's name at odd ones. */
+  parts: string[];
+  headers: Record<string, string>;
+  expires: number;
+}
+
+/** Requests whose page is being rendered as a role template (chrome.ts asks). */
+const rendering = new WeakSet<FastifyRequest>();
+/** Requests answered from a template. */
+const answered = new WeakSet<FastifyRequest>();
+
+/** The visitor to render: the real one, or for a role template its role with placeholders for the rest. */
+export function renderedVisitor(request: FastifyRequest, visitor: Visitor): Visitor {
+  if (!rendering.has(request) || !visitor.signedIn) return visitor;
+  return {
+    ...visitor, id: undefined,
+    displayName: visitor.displayName ? PLACEHOLDER.name : undefined,
+    email: PLACEHOLDER.email,
+    avatarUrl: visitor.avatarUrl ? PLACEHOLDER.avatar : undefined,
+    initials: PLACEHOLDER.initials,
+  };
+}
+
+/** Which template a visitor's page comes from: their role, and which of the personal fields they have. */
+function roleKey(visitor: Visitor): string {
+  const bit = (b: unknown) => (b ? '1' : '0');
+  return [visitor.signedIn, visitor.canEdit, visitor.staff, visitor.partner, visitor.displayName, visitor.avatarUrl].map(bit).join('');
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A rendered template split at its placeholders, once, so filling it is a join. */
+export function split(template: string): string[] {
+  return template.split(ANY_PLACEHOLDER);
+}
+
+/** A template with this visitor's name, e-mail and picture, escaped for text and attributes alike. */
+export function fill(parts: string[], visitor: Visitor): string {
+  const who = visitor.displayName || visitor.email;
+  const values: Record<string, string> = {
+    name: visitor.displayName ?? '', email: visitor.email ?? '', avatar: visitor.avatarUrl ?? '', initials: initials(who),
+  };
+  let out = '';
+  for (let i = 0; i < parts.length; i += 1) out += i % 2 === 1 ? escapeHtml(values[parts[i] as string] ?? '') : parts[i];
+  return out;
+}
+
+/** Smaller bodies go out as they are (as the page cache does). */
+const COMPRESS_MIN_BYTES = 1024;
+
+/**
+ * The filled page in the client's encoding, compressed here at a quick level (brotli 1, gzip 1: about a
+ * twentieth of a millisecond for a 20 KB page) and marked, so @fastify/compress leaves it as it is. A
+ * personal page is compressed for every request, so speed matters more than the last few hundred bytes.
+ */
+function encoded(request: FastifyRequest, reply: FastifyReply, body: string): string | Buffer {
+  if (body.length < COMPRESS_MIN_BYTES || reply.hasHeader('content-encoding')) return body;
+  const encoding = negotiateEncoding(request.headers['accept-encoding']);
+  if (!encoding) return body;
+  const vary = reply.getHeader('vary');
+  reply.header('vary', vary ? `Accept-Encoding, ${String(vary)}` : 'Accept-Encoding');
+  reply.header('content-encoding', encoding);
+  return encoding === 'br'
+    ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 1, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } })
+    : gzipSync(body, { level: 1 });
+}
+
+export interface PersonalPagesOptions {
+  config: Pick<Config, 'staffDomain' | 'partnerHosts'>;
+  clock?: (() => number) | undefined;
+}
+
+export default fp<PersonalPagesOptions>(async (app, opts) => {
+  const clock = opts.clock ?? Date.now;
+  const templates = new Map<string, Template>();
+  let generation = 0;
+  const startedIn = new WeakMap<FastifyRequest, number>();
+  app.content.onInvalidate(() => {
+    templates.clear();
+    generation += 1;
+  });
+
+  /** The visitor as the page's chrome will see it (the content's staff domain when the setting is unset). */
+  async function visitorOf(request: FastifyRequest): Promise<Visitor> {
+    const staffDomain = opts.config.staffDomain ?? ((await app.content.singleton('metadata'))?.fields as { staffDomain?: string } | undefined)?.staffDomain;
+    return request.user ? visitorFor(request.user, request, { staffDomain, partnerHosts: opts.config.partnerHosts }) : ANONYMOUS;
+  }
+
+  const eligible = (request: FastifyRequest) =>
+    request.method === 'GET' && request.user !== undefined && isPersonalRequest(request) && !request.url.includes('?') &&
+    !request.url.startsWith('/assets/') && !request.url.startsWith('/gateway/') && app.contentChangesHeard();
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!eligible(request)) return;
+    const visitor = await visitorOf(request);
+    const key = `${roleKey(visitor)} ${keyOf(request)}`;
+    const found = templates.get(key);
+    if (found && found.expires > clock()) {
+      templates.delete(key);
+      templates.set(key, found);
+      answered.add(request);
+      request.cacheStatus = 'hit';
+      reply.headers(found.headers).code(200);
+      reply.send(encoded(request, reply, fill(found.parts, visitor)));
+      return reply;
+    }
+    if (found) templates.delete(key);
+    rendering.add(request);
+    startedIn.set(request, generation);
+    return undefined;
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (answered.has(request) || !rendering.has(request) || typeof payload !== 'string') return payload;
+    const options = pageOptionsOf(request);
+    const visitor = await visitorOf(request);
+    // Whatever happens to the template, this visitor gets their own page.
+    const parts = split(payload);
+    const filled = fill(parts, visitor);
+    // (A Set-Cookie here is this visitor's session being re-sealed: not part of the page, not kept.)
+    if (options?.sharedByRole && reply.statusCode === 200 && startedIn.get(request) === generation) {
+      const now = clock();
+      templates.set(`${roleKey(visitor)} ${keyOf(request)}`, {
+        parts, headers: keptHeaders(reply), expires: Math.min(windowEnd(now), now + (options.lifetimeMs ?? Infinity)),
+      });
+      while (templates.size > MAX_TEMPLATES) templates.delete(templates.keys().next().value as string);
+      request.cacheStatus = 'miss';
+    }
+    return encoded(request, reply, filled);
+  });
+}, { name: 'personal-pages', dependencies: ['content', 'render', 'session'] });

@@ -1,0 +1,68 @@
+import t from 'tap';
+import type { Browser } from 'playwright-core';
+import Fastify from 'fastify';
+import secureSession from '@fastify/secure-session';
+import { sessionKey } from '../../server/identity/session.ts';
+import { axeViolations, openPage, serve } from './browser.ts';
+import { SAMPLE_CONTENT } from '../helpers/build.ts';
+import { PAGE_TYPES } from '../fixtures/page-types.ts';
+import type { SessionUser } from '../../server/identity/types.ts';
+
+const SESSION_SECRET = 'session-secret-for-browser-tests-0123456789';
+
+const ROLES: Record<string, SessionUser> = {
+  customer: { sub: 'c-1', email: 'casey@customer.example', emailVerified: true, name: 'Casey Customer', canEdit: false, partner: false },
+  'author and staff': { sub: 's-1', email: 'sam@fernhollow.example', emailVerified: true, name: 'Sam Staff', canEdit: true, partner: false },
+  partner: { sub: 'p-1', email: 'pat@partner.example', emailVerified: true, name: 'Pat Partner', canEdit: false, partner: true },
+};
+
+/** A session cookie's value for `user`, sealed with the server's key as the sign-in callback seals it. */
+async function sealed(user: SessionUser): Promise<string> {
+  const sealer = Fastify();
+  await sealer.register(secureSession, { sessionName: 'session', cookieName: 'sp_session', key: [sessionKey(SESSION_SECRET)] });
+  await sealer.ready();
+  const now = Date.now();
+  const value = sealer.encodeSecureSession(sealer.createSecureSession({ user, iat: now, seen: now }), 'session');
+  await sealer.close();
+  return value;
+}
+
+/** A browser context already signed in as `user` (the cookie the callback would have set). */
+async function signedInPage(browser: Browser, base: string, path: string, cookie: string, scripts: 'on' | 'off' | 'blocked') {
+  const page = await openPage(browser, `${base}/healthz`, { scripts, viewport: 'desktop' });
+  await page.context().addCookies([{ name: 'sp_session', value: encodeURIComponent(cookie), url: base, httpOnly: true, sameSite: 'Lax' }]);
+  await page.goto(base + path);
+  return page;
+}
+
+t.test('signed-in chrome in a real browser: axe-clean, the account menu and log out without JavaScript', async (t) => {
+  const { base, browser } = await serve(t, { contentDir: SAMPLE_CONTENT, env: { SESSION_SECRET } });
+
+  for (const [role, user] of Object.entries(ROLES)) {
+    const cookie = await sealed(user);
+    for (const [name, path] of [['topic', PAGE_TYPES.topic], ['KB article', PAGE_TYPES['KB article']], ['contact', PAGE_TYPES.contact]] as const) {
+      for (const scripts of ['on', 'blocked'] as const) {
+        const page = await signedInPage(browser, base, path, cookie, scripts);
+        t.equal(await page.locator(`summary:has-text("Account menu for ${user.name}")`).count(), 1, `${role}, ${name}: signed in`);
+        await page.locator('.account-menu > summary').click();
+        t.ok(await page.locator('.account-menu button:has-text("Log out")').isVisible(), `${role}, ${name}: the menu opens (scripts ${scripts})`);
+        t.same(await axeViolations(page), [], `${role}, ${name}, menu open, scripts ${scripts}: no WCAG A/AA violations`);
+        await page.context().close();
+      }
+    }
+    const kb = await signedInPage(browser, base, PAGE_TYPES['KB article'], cookie, 'on');
+    t.equal(await kb.locator('text=Edit this KB Article').count() > 0, role === 'author and staff', `${role}: the staff hint only for staff`);
+    t.equal(await kb.locator('.edit-links a').count() > 0, role === 'author and staff', `${role}: editor shortcuts only for authors`);
+    await kb.context().close();
+  }
+
+  // Log out with JavaScript off: the menu is a <details>, the button posts the form.
+  const page = await signedInPage(browser, base, PAGE_TYPES.topic, await sealed(ROLES.customer as SessionUser), 'off');
+  await page.locator('.account-menu > summary').click();
+  await page.locator('.account-menu button:has-text("Log out")').click();
+  await page.waitForLoadState();
+  t.same((await page.context().cookies()).filter((c) => c.name === 'sp_session'), [], 'the session cookie is gone');
+  await page.goto(base + PAGE_TYPES.topic);
+  t.equal(await page.locator('.header-actions a:has-text("Sign in")').count(), 1, 'anonymous again');
+  await page.context().close();
+});
