@@ -17,11 +17,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { brotliDecompressSync, gzipSync } from 'node:zlib';
-import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
-import Fastify from 'fastify';
-import secureSession from '@fastify/secure-session';
-import { SESSION_COOKIE, sessionKey } from '../server/identity/session.ts';
 import { freePort, option, waitFor } from './bench-http.ts';
 import { randomBytes } from 'node:crypto';
 import { fetchSend, signInCookie } from './sign-in-flow.ts';
@@ -74,23 +70,6 @@ function load(url: string, options: { seconds: number; connections?: number; rat
   });
 }
 
-/** The server's session key for the run, so the benchmark can seal a signed-in visitor's cookie. */
-const BENCH_SESSION_SECRET = randomBytes(32).toString('base64url');
-
-/** A session cookie for a signed-in author, sealed as the server seals it (server/identity/session.ts). */
-async function signedInCookie(): Promise<string> {
-  const sealer = Fastify({ logger: false });
-  await sealer.register(secureSession, { sessionName: 'session', cookieName: SESSION_COOKIE, key: [sessionKey(BENCH_SESSION_SECRET)] });
-  await sealer.ready();
-  const now = Date.now();
-  const session = sealer.createSecureSession({
-    user: { sub: 'bench', email: 'bench@customer.example', emailVerified: true, name: 'Bench Author', canEdit: true, partner: false }, iat: now, seen: now,
-  });
-  const cookie = `${SESSION_COOKIE}=${encodeURIComponent(sealer.encodeSecureSession(session, 'session'))}`;
-  await sealer.close();
-  return cookie;
-}
-
 const root = process.cwd();
 const work = await mkdtemp(join(tmpdir(), 'signpost-throughput-'));
 const dataDir = keptDataDir ? resolve(keptDataDir) : join(work, 'data');
@@ -103,7 +82,7 @@ try {
   server = spawn(process.execPath, ['dist/server/main.js'], {
     cwd: root,
     // The production defaults, logging included: its cost is part of serving a page.
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, CONTENT_DIR: contentDir, SESSION_SECRET: BENCH_SESSION_SECRET },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, CONTENT_DIR: contentDir },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
@@ -161,7 +140,6 @@ try {
   await waitFor(`${staticBase}/page0.html`);
 
   console.log(`\nthroughput, ${CONNECTIONS} connections, ${SECONDS} s per run, ${REPEATS} repeats (req/s: Signpost / static = ratio)`);
-  let anonymousTopic: number[] = [];
   for (const [i, page] of pages.entries()) {
     // Warm both (JIT, the page cache), then alternate so a noisy moment hits both alike.
     await load(`${base}${page.path}`, { seconds: 2 });
@@ -179,26 +157,7 @@ try {
     }
     console.log(`${page.label.padEnd(16)} ${ours.map((v, r) => `${v.toFixed(0)}/${theirs[r]?.toFixed(0)}`).join('  ').padEnd(34)}` +
       ` median ${median(ours).toFixed(0)} / ${median(theirs).toFixed(0)} = ${median(ratios).toFixed(2)}x`);
-    if (i === 0) anonymousTopic = ours;
   }
-
-  // The same topic for a signed-in author: rendered for them on every request (never the shared copy),
-  // as a ratio of the anonymous topic of this run (issue goal: at least 0.5x).
-  const cookie = await signedInCookie();
-  const check = await fetch(`${base}${topic.path}`, { headers: { cookie } });
-  const checkBody = await check.text();
-  if (!checkBody.includes('Account menu for Bench Author') || !/no-store/.test(check.headers.get('cache-control') ?? '')) {
-    throw new Error('the signed-in topic page did not render for the signed-in author');
-  }
-  await load(`${base}${topic.path}`, { seconds: 2, headers: { cookie } });
-  const signedIn: number[] = [];
-  for (let r = 0; r < REPEATS; r++) {
-    const a = await load(`${base}${topic.path}`, { seconds: SECONDS, headers: { cookie } });
-    if (a.non2xx) throw new Error(`signed-in topic: ${a.non2xx} answers other than 2xx`);
-    signedIn.push(a.rps);
-  }
-  console.log(`${'topic, signed in'.padEnd(16)} ${signedIn.map((v) => v.toFixed(0)).join('  ').padEnd(34)}` +
-    ` median ${median(signedIn).toFixed(0)}; ${(median(signedIn) / median(anonymousTopic)).toFixed(2)}x the anonymous topic`);
   await stop(statics);
   statics = undefined;
 
