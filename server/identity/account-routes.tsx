@@ -8,31 +8,31 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { AccountError, MIN_PASSWORD_LENGTH, type Account } from './accounts.ts';
 import type { SessionUser } from './types.ts';
+import type { Visitor } from '../../views/view-model.ts';
+import { visitorFor } from './roles.ts';
 import { ProfilePage, type PasswordField } from '../../views/pages/identity/profile-page.tsx';
 
 export interface AccountRoutesOptions {
   config: Config;
   /** The signed-in person of a request (the session), or undefined when anonymous. */
   currentUser: (request: FastifyRequest) => SessionUser | undefined;
-  /** The person's roles in words (spec §6), decided on the server; by default from the session alone. */
-  rolesOf?: ((request: FastifyRequest, user: SessionUser) => string[]) | undefined;
+  /** The person's roles as spec §6 decides them on the server (roles.ts); by default from the session and STAFF_EMAIL_DOMAIN. */
+  visitorOf?: ((request: FastifyRequest) => Visitor | Promise<Visitor>) | undefined;
 }
 
 const CHANGED = 'password-changed';
 
-/** Spec §6 roles from the session and the staff domain (exactly it or a subdomain of it). */
-export function defaultRoles(user: SessionUser, staffDomain: string | undefined): string[] {
-  const domain = user.email.slice(user.email.lastIndexOf('@') + 1).toLowerCase();
-  const staff = Boolean(staffDomain) && user.emailVerified
-    && (domain === staffDomain!.toLowerCase() || domain.endsWith(`.${staffDomain!.toLowerCase()}`));
-  return ['Signed-in customer', user.canEdit ? 'Author' : '', staff ? 'Vendor staff' : '', user.partner ? 'Partner' : ''].filter(Boolean);
+/** Spec §6 roles in words. */
+export function roleNames(visitor: Visitor): string[] {
+  return ['Signed-in customer', visitor.canEdit ? 'Author' : '', visitor.staff ? 'Vendor staff' : '', visitor.partner ? 'Partner' : ''].filter(Boolean);
 }
 
 export default async function accountRoutes(app: FastifyInstance, opts: AccountRoutesOptions) {
   const base = opts.config.identityUrl;
   const page = `${base}/account`;
   const passwordAction = `${page}/password`;
-  const rolesOf = opts.rolesOf ?? ((_request: FastifyRequest, user: SessionUser) => defaultRoles(user, opts.config.staffDomain));
+  const visitorOf = opts.visitorOf ?? ((request: FastifyRequest) =>
+    visitorFor(opts.currentUser(request), request, { staffDomain: opts.config.staffDomain, partnerHosts: opts.config.partnerHosts }));
 
   const toSignIn = (reply: FastifyReply) =>
     reply.header('cache-control', 'no-store').redirect(`${base}/login?continue=${encodeURIComponent(page)}`, 303);
@@ -41,11 +41,11 @@ export default async function accountRoutes(app: FastifyInstance, opts: AccountR
   const accountOf = async (user: SessionUser): Promise<Account | undefined> =>
     opts.config.oidcIssuer ? undefined : app.accounts.byId(user.sub);
 
-  const render = (request: FastifyRequest, reply: FastifyReply, user: SessionUser, account: Account | undefined,
+  const render = async (request: FastifyRequest, reply: FastifyReply, user: SessionUser, account: Account | undefined,
     extra: { status?: number; notice?: string; errors?: Partial<Record<PasswordField, string>> } = {}) =>
     reply.page(
       <ProfilePage css={app.assets.css} name={account?.displayName ?? user.name} email={account?.email ?? user.email}
-        roles={rolesOf(request, user)} passwordAction={account && !account.disabled ? passwordAction : undefined}
+        roles={roleNames(await visitorOf(request))} passwordAction={account && !account.disabled ? passwordAction : undefined}
         logoutAction={`${base}/logout`} notice={extra.notice} errors={extra.errors} />,
       { status: extra.status ?? 200, cache: 'private' },
     );

@@ -14,6 +14,8 @@ import session from './session.ts';
 import { OidcClient } from './client.ts';
 import identityRoutes from './routes.tsx';
 import customerContextApi from './api.ts';
+import accountRoutes from './account-routes.tsx';
+import { visitorOf } from '../pages/chrome.ts';
 import personalPages from './personal-pages.ts';
 
 declare module 'fastify' {
@@ -58,4 +60,9 @@ export default fp<IdentityOptions>(async (app, opts) => {
   app.decorate('oidcClient', client);
   await app.register(identityRoutes, { config, client, embedded, clock: opts.clock });
   await app.register(customerContextApi, { accounts: embedded ? accounts : undefined });
+  // 'Manage profile' of the embedded provider: the person, their roles, a password change.
+  await app.register(accountRoutes, {
+    config, currentUser: (request) => request.user,
+    visitorOf: async (request) => visitorOf(request, config, ((await app.content.singleton('metadata'))?.fields as { staffDomain?: string } | undefined)?.staffDomain),
+  });
 }, { name: 'identity', dependencies: ['db'] });

@@ -1,10 +1,10 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { loadConfig } from '../../server/config.ts';
 import app, { serverOptions } from '../../server/app.ts';
-import accountRoutes from '../../server/identity/account-routes.tsx';
 import type { Account } from '../../server/identity/accounts.ts';
 import type { SessionUser } from '../../server/identity/types.ts';
 import { FIXTURE, testDb } from '../helpers/build.ts';
+import { sealed } from './helpers.ts';
 
 type Test = { teardown: (fn: () => unknown) => void };
 
@@ -12,8 +12,8 @@ export const ORIGIN = 'https://help.example.test';
 export const PASSWORD = 'first password 1';
 
 /**
- * The app as build() makes it, plus the profile routes (server/identity/account-routes.tsx); the
- * signed-in person is whoever the request's `x-test-user` header names, standing in for the session.
+ * The app as build() makes it; the signed-in person is whoever the request's `x-test-user` header
+ * names: the header becomes that person's sealed session cookie before the app reads the session.
  * 'robin' is an author at the staff domain with PASSWORD.
  */
 export async function profileApp(t: Test, env: Record<string, string> = {}): Promise<{ server: FastifyInstance; account: Account; users: Map<string, SessionUser> }> {
@@ -24,8 +24,11 @@ export async function profileApp(t: Test, env: Record<string, string> = {}): Pro
   const server = Fastify({ ...serverOptions, logger: { level: 'silent' } });
   t.teardown(() => server.close());
   const users = new Map<string, SessionUser>();
+  server.addHook('onRequest', async (request) => {
+    const user = users.get(String(request.headers['x-test-user'] ?? ''));
+    if (user) request.headers.cookie = [request.headers.cookie, sealed(server, user)].filter(Boolean).join('; ');
+  });
   await server.register(app, { config, db });
-  await server.register(accountRoutes, { config, currentUser: (request) => users.get(String(request.headers['x-test-user'] ?? '')) });
   await server.ready();
   await server.contentReady;
   const account = await server.accounts.create({ email: 'Robin@Staff.Example', displayName: 'Robin Reader', password: PASSWORD, canEdit: true });
