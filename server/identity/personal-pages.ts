@@ -4,7 +4,8 @@
  * anonymous one only by their role (signed in, author, staff, partner) and by their name, e-mail and
  * picture in the account menu. So a page is rendered once per role with placeholders where those three
  * go (`template`: no personal data in it, by construction), kept in this instance's memory, and filled
- * in, escaped, for each visitor. The answer stays `private, no-store` without an ETag; the shared page
+ * in, escaped, for each visitor; its text between the placeholders is gzipped once, so a visitor's page
+ * is assembled rather than compressed (server/http/gzip-pieces.ts). The answer stays `private, no-store` without an ETag; the shared page
  * cache never sees it.
  *
  * Kept like the page cache's copies (server/plugins/page-cache.ts): dropped when the content changes,
@@ -15,6 +16,7 @@ import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { negotiateEncoding } from '../http/encoding.ts';
+import { GzipPieces } from '../http/gzip-pieces.ts';
 import { ANONYMOUS, type Visitor } from '../../views/view-model.ts';
 import { initials } from '../../views/parts/account-menu.tsx';
 import { keptHeaders, keyOf, windowEnd } from '../plugins/page-cache.ts';
@@ -38,6 +40,10 @@ export const MAX_TEMPLATES = 1000;
 interface Template {
   /** The page split at its placeholders: text at even indexes, a field's name at odd ones. */
   parts: string[];
+  /** The text between the placeholders, gzip-compressed once (server/http/gzip-pieces.ts). */
+  gzip: GzipPieces;
+  /** Characters of the text between the placeholders. */
+  size: number;
   headers: Record<string, string>;
   expires: number;
 }
@@ -72,16 +78,27 @@ export function split(template: string): string[] {
   return template.split(ANY_PLACEHOLDER);
 }
 
-/** A template with this visitor's name, e-mail and picture, escaped for text and attributes alike. */
-export function fill(parts: string[], visitor: Visitor): string {
+/** The placeholders' values for this visitor, escaped for text and attributes alike, in template order. */
+function valuesFor(parts: string[], visitor: Visitor): string[] {
   const who = visitor.displayName || visitor.email;
   const values: Record<string, string> = {
     name: visitor.displayName ?? '', email: visitor.email ?? '', avatar: visitor.avatarUrl ?? '', initials: initials(who),
   };
-  let out = '';
-  for (let i = 0; i < parts.length; i += 1) out += i % 2 === 1 ? escapeHtml(values[parts[i] as string] ?? '') : parts[i];
+  const out: string[] = [];
+  for (let i = 1; i < parts.length; i += 2) out.push(escapeHtml(values[parts[i] as string] ?? ''));
   return out;
 }
+
+/** A template with this visitor's name, e-mail and picture, escaped for text and attributes alike. */
+export function fill(parts: string[], visitor: Visitor): string {
+  const values = valuesFor(parts, visitor);
+  let out = '';
+  for (let i = 0; i < parts.length; i += 1) out += i % 2 === 1 ? values[(i - 1) / 2] : parts[i];
+  return out;
+}
+
+/** The fixed text of a split template: its even parts. */
+const fixedOf = (parts: string[]) => parts.filter((_, i) => i % 2 === 0);
 
 /** Smaller bodies go out as they are (as the page cache does). */
 const COMPRESS_MIN_BYTES = 1024;
@@ -95,12 +112,29 @@ function encoded(request: FastifyRequest, reply: FastifyReply, body: string): st
   if (body.length < COMPRESS_MIN_BYTES || reply.hasHeader('content-encoding')) return body;
   const encoding = negotiateEncoding(request.headers['accept-encoding']);
   if (!encoding) return body;
-  const vary = reply.getHeader('vary');
-  reply.header('vary', vary ? `Accept-Encoding, ${String(vary)}` : 'Accept-Encoding');
-  reply.header('content-encoding', encoding);
+  markEncoded(reply, encoding);
   return encoding === 'br'
     ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 1, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } })
     : gzipSync(body, { level: 1 });
+}
+
+function markEncoded(reply: FastifyReply, encoding: string): void {
+  const vary = reply.getHeader('vary');
+  reply.header('vary', vary ? `Accept-Encoding, ${String(vary)}` : 'Accept-Encoding');
+  reply.header('content-encoding', encoding);
+}
+
+/**
+ * A kept template filled for this visitor: its pieces are gzipped already, so gzip whenever the client
+ * takes it (no compression per request), else as any other personal page.
+ */
+function fromTemplate(request: FastifyRequest, reply: FastifyReply, template: Template, visitor: Visitor): string | Buffer {
+  const values = valuesFor(template.parts, visitor);
+  if (template.size >= COMPRESS_MIN_BYTES && !reply.hasHeader('content-encoding') && negotiateEncoding(request.headers['accept-encoding'], { gzip: true })) {
+    markEncoded(reply, 'gzip');
+    return template.gzip.body(values);
+  }
+  return encoded(request, reply, fill(template.parts, visitor));
 }
 
 export interface PersonalPagesOptions {
@@ -139,7 +173,7 @@ export default fp<PersonalPagesOptions>(async (app, opts) => {
       answered.add(request);
       request.cacheStatus = 'hit';
       reply.headers(found.headers).code(200);
-      reply.send(encoded(request, reply, fill(found.parts, visitor)));
+      reply.send(fromTemplate(request, reply, found, visitor));
       return reply;
     }
     if (found) templates.delete(key);
@@ -154,16 +188,19 @@ export default fp<PersonalPagesOptions>(async (app, opts) => {
     const visitor = await visitorOf(request);
     // Whatever happens to the template, this visitor gets their own page.
     const parts = split(payload);
-    const filled = fill(parts, visitor);
     // (A Set-Cookie here is this visitor's session being re-sealed: not part of the page, not kept.)
     if (options?.sharedByRole && reply.statusCode === 200 && startedIn.get(request) === generation) {
       const now = clock();
-      templates.set(`${roleKey(visitor)} ${keyOf(request)}`, {
-        parts, headers: keptHeaders(reply), expires: Math.min(windowEnd(now), now + (options.lifetimeMs ?? Infinity)),
-      });
+      const fixed = fixedOf(parts);
+      const template: Template = {
+        parts, gzip: new GzipPieces(fixed), size: fixed.reduce((n, p) => n + p.length, 0),
+        headers: keptHeaders(reply), expires: Math.min(windowEnd(now), now + (options.lifetimeMs ?? Infinity)),
+      };
+      templates.set(`${roleKey(visitor)} ${keyOf(request)}`, template);
       while (templates.size > MAX_TEMPLATES) templates.delete(templates.keys().next().value as string);
       request.cacheStatus = 'miss';
+      return fromTemplate(request, reply, template, visitor);
     }
-    return encoded(request, reply, filled);
+    return encoded(request, reply, fill(parts, visitor));
   });
 }, { name: 'personal-pages', dependencies: ['content', 'render', 'session'] });

@@ -133,6 +133,11 @@ t.test('signed-in pages come from a template per role, filled in for each visito
     t.match(String(res.headers.vary), /Accept-Encoding/);
     t.match(decode(res.rawPayload).toString(), 'bob@other.example');
   }
+  // A client taking both gets the template's pieces gzipped once, assembled: the same page, byte for byte.
+  const plain = await app.inject({ url: PAGE, headers: { cookie: as(bob) } });
+  const both = await app.inject({ url: PAGE, headers: { cookie: as(bob), 'accept-encoding': 'br, gzip' } });
+  t.equal(both.headers['content-encoding'], 'gzip', 'gzip when the client takes it: nothing to compress per request');
+  t.equal(gunzipSync(both.rawPayload).toString(), plain.body, 'assembled from the kept pieces, it inflates to the page');
 
   // Past the form-token window the template is rendered again (its form token would expire).
   now += 2 * 3_600_000;
