@@ -1,3 +1,4 @@
+import { IconGlyph } from '../parts/icon.tsx';
 import type { ReactNode } from 'react';
 import type { Chrome } from '../view-model.ts';
 import { SiteHeader } from './site-header.tsx';
@@ -53,7 +54,10 @@ function Page({ chrome, title, hasSidebar, sidebar, children }: {
   );
 }
 
-/** Author shortcuts (spec §6 Author): the content editor and, with a page id, the document editor. */
+/**
+ * Author shortcuts (spec §6 Author): editor icons (32x32, spec §9) with their 'Edit Page in …' hint, for
+ * the content editor and, with a page id, the document editor; each opens in a new tab.
+ */
 function EditLinks({ links }: { links: NonNullable<Chrome['editLinks']> }) {
   const t = useStrings();
   // The label names the content service; tolerate a label that already says 'Edit Page in'.
@@ -62,12 +66,14 @@ function EditLinks({ links }: { links: NonNullable<Chrome['editLinks']> }) {
     <div className="edit-links">
       {links.contentEditor ? (
         <a className="edit-link" href={links.contentEditor} target="_blank" rel="noopener">
+          <IconGlyph name="edit" size={32} />
           <span>{t.editPageIn(service)}</span>
           <span className="visually-hidden">{t.opensInNewTab}</span>
         </a>
       ) : null}
       {links.documentEditor ? (
         <a className="edit-link" href={links.documentEditor} target="_blank" rel="noopener">
+          <IconGlyph name="document" size={32} />
           <span>{t.editInDocumentEditor}</span>
           <span className="visually-hidden">{t.opensInNewTab}</span>
         </a>

@@ -11,13 +11,15 @@ const PATHS: Record<string, string> = {
   warning: 'M12 3 2 20h20Zm-1 6h2v6h-2Zm0 7h2v2h-2Z',
   link: 'M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1 1.4 1.4 1-1a2 2 0 1 1 2.9 2.9l-3 3a2 2 0 0 1-2.9 0Zm4-4a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1-1.4-1.4-1 1A2 2 0 1 1 6.7 15l3-3a2 2 0 0 1 2.9 0Z',
   chevron: 'M9 6l6 6-6 6-1.4-1.4 4.6-4.6-4.6-4.6z',
+  edit: 'M4 17.2V20h2.8l8.3-8.3-2.8-2.8ZM19.7 7.1a1 1 0 0 0 0-1.4l-1.4-1.4a1 1 0 0 0-1.4 0l-1.3 1.3 2.8 2.8Z',
+  document: 'M6 3h8l4 4v14H6Zm7 1.5V8h3.5ZM8 11h8v1.5H8Zm0 3h8v1.5H8Zm0 3h5v1.5H8Z',
 };
 
-export function IconGlyph({ name, label }: { name: string; label?: string }) {
+export function IconGlyph({ name, label, size = 16 }: { name: string; label?: string; size?: number }) {
   const d = PATHS[name] ?? PATHS.info;
   const a11y = label ? { role: 'img', 'aria-label': label } : { 'aria-hidden': true as const };
   return (
-    <svg className={`icon icon-${name}`} viewBox="0 0 24 24" width="16" height="16" focusable="false" {...a11y}>
+    <svg className={`icon icon-${name}`} viewBox="0 0 24 24" width={size} height={size} focusable="false" {...a11y}>
       <path fill="currentColor" d={d} />
     </svg>
   );
