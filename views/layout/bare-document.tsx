@@ -4,8 +4,10 @@ import type { ReactNode } from 'react';
  * A whole document that needs nothing stored (no header menus, no footer links): for pages the site
  * must be able to show whatever state the database and content are in. Never indexed.
  */
-export function BareDocument({ title, css, className, children, status }: {
+export function BareDocument({ title, css, className, children, status, banner }: {
   title: string; css: string; className: string; children: ReactNode; status?: number;
+  /** A small header above the content (with a skip link to it): the identity screens' way home. */
+  banner?: { className: string; content: ReactNode } | undefined;
 }) {
   return (
     <html lang="en">
@@ -17,6 +19,8 @@ export function BareDocument({ title, css, className, children, status }: {
         <link rel="stylesheet" href={css} />
       </head>
       <body>
+        {banner ? <a className="skip-link" href="#maincontent">Skip to main content</a> : null}
+        {banner ? <header className={banner.className}>{banner.content}</header> : null}
         <main id="maincontent" className={className} {...(status === undefined ? {} : { 'data-status': status })}>
           {children}
         </main>

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { BareDocument } from '../../layout/bare-document.tsx';
 
 /**
  * The document of the sign-in, consent and sign-out screens of the embedded identity provider: the
@@ -9,23 +10,9 @@ export function IdentityDocument({ title, siteName, css, children, status }: {
   title: string; siteName: string; css: string; children: ReactNode; status?: number;
 }) {
   return (
-    <html lang="en">
-      <head>
-        <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <title>{`${title} – ${siteName}`}</title>
-        <link rel="stylesheet" href={css} />
-      </head>
-      <body>
-        <a className="skip-link" href="#maincontent">Skip to main content</a>
-        <header className="identity-banner">
-          <a href="/">{siteName}</a>
-        </header>
-        <main id="maincontent" className="identity-screen" {...(status === undefined ? {} : { 'data-status': status })}>
-          {children}
-        </main>
-      </body>
-    </html>
+    <BareDocument title={`${title} – ${siteName}`} css={css} className="identity-screen" status={status}
+      banner={{ className: 'identity-banner', content: <a href="/">{siteName}</a> }}>
+      {children}
+    </BareDocument>
   );
 }

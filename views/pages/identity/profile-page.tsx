@@ -1,3 +1,4 @@
+import { BareDocument } from '../../layout/bare-document.tsx';
 /**
  * The embedded provider's "manage profile" page (issue "The embedded default", spec §2 account menu):
  * who is signed in, their roles, and a change-password form that works without JavaScript. Field errors
@@ -31,67 +32,53 @@ const FIELDS: { name: PasswordField; label: string; autoComplete: string; hint?:
 export function ProfilePage({ css, name, email, roles, passwordAction, logoutAction, notice, errors = {} }: ProfileModel) {
   const failed = FIELDS.filter((f) => errors[f.name]);
   return (
-    <html lang="en">
-      <head>
-        <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <title>{failed.length > 0 ? 'Error: Your profile' : 'Your profile'}</title>
-        <link rel="stylesheet" href={css} />
-      </head>
-      <body>
-        <a className="skip-link" href="#maincontent">Skip to main content</a>
-        <header className="profile-banner">
-          <a href="/">Support home</a>
-        </header>
-        <main id="maincontent" className="profile-page">
-          <h1>Your profile</h1>
-          {notice ? <p className="profile-notice" role="status">{notice}</p> : null}
-          <dl className="profile-details">
-            <dt>Name</dt>
-            <dd>{name || 'Not set'}</dd>
-            <dt>E-mail</dt>
-            <dd>{email}</dd>
-            <dt>Roles</dt>
-            <dd>{roles.join(', ')}</dd>
-          </dl>
-          {passwordAction ? (
-            <section aria-labelledby="change-password-heading">
-              <h2 id="change-password-heading">Change your password</h2>
-              {failed.length > 0 ? (
-                <div className="profile-errors" role="alert" aria-labelledby="profile-errors-heading">
-                  <h3 id="profile-errors-heading">The password was not changed</h3>
-                  <ul>
-                    {failed.map((f) => <li key={f.name}><a href={`#${f.name}`}>{`${f.label}: ${errors[f.name]}`}</a></li>)}
-                  </ul>
-                </div>
-              ) : null}
-              <form method="post" action={passwordAction} className="profile-form">
-                {FIELDS.map((f) => {
-                  const error = errors[f.name];
-                  const describedBy = [f.hint ? `${f.name}-hint` : '', error ? `${f.name}-error` : ''].filter(Boolean).join(' ');
-                  return (
-                    <p className="profile-field" key={f.name}>
-                      <label htmlFor={f.name}>{f.label}</label>
-                      {f.hint ? <span id={`${f.name}-hint`} className="profile-hint">{f.hint}</span> : null}
-                      {error ? <span id={`${f.name}-error`} className="profile-field-error">{error}</span> : null}
-                      <input id={f.name} name={f.name} type="password" autoComplete={f.autoComplete} required
-                        maxLength={1024} {...(f.name === 'currentPassword' ? {} : { minLength: 10 })}
-                        {...(describedBy ? { 'aria-describedby': describedBy } : {})}
-                        {...(error ? { 'aria-invalid': true as const } : {})}
-                        {...(failed[0]?.name === f.name ? { autoFocus: true } : {})} />
-                    </p>
-                  );
-                })}
-                <p><button type="submit">Change password</button></p>
-              </form>
-            </section>
+    <BareDocument title={failed.length > 0 ? 'Error: Your profile' : 'Your profile'} css={css} className="profile-page"
+      banner={{ className: 'profile-banner', content: <a href="/">Support home</a> }}>
+      <h1>Your profile</h1>
+      {notice ? <p className="profile-notice" role="status">{notice}</p> : null}
+      <dl className="profile-details">
+        <dt>Name</dt>
+        <dd>{name || 'Not set'}</dd>
+        <dt>E-mail</dt>
+        <dd>{email}</dd>
+        <dt>Roles</dt>
+        <dd>{roles.join(', ')}</dd>
+      </dl>
+      {passwordAction ? (
+        <section aria-labelledby="change-password-heading">
+          <h2 id="change-password-heading">Change your password</h2>
+          {failed.length > 0 ? (
+            <div className="profile-errors" role="alert" aria-labelledby="profile-errors-heading">
+              <h3 id="profile-errors-heading">The password was not changed</h3>
+              <ul>
+                {failed.map((f) => <li key={f.name}><a href={`#${f.name}`}>{`${f.label}: ${errors[f.name]}`}</a></li>)}
+              </ul>
+            </div>
           ) : null}
-          <form method="post" action={logoutAction} className="profile-logout">
-            <button type="submit" className="profile-secondary">Log out</button>
+          <form method="post" action={passwordAction} className="profile-form">
+            {FIELDS.map((f) => {
+              const error = errors[f.name];
+              const describedBy = [f.hint ? `${f.name}-hint` : '', error ? `${f.name}-error` : ''].filter(Boolean).join(' ');
+              return (
+                <p className="profile-field" key={f.name}>
+                  <label htmlFor={f.name}>{f.label}</label>
+                  {f.hint ? <span id={`${f.name}-hint`} className="profile-hint">{f.hint}</span> : null}
+                  {error ? <span id={`${f.name}-error`} className="profile-field-error">{error}</span> : null}
+                  <input id={f.name} name={f.name} type="password" autoComplete={f.autoComplete} required
+                    maxLength={1024} {...(f.name === 'currentPassword' ? {} : { minLength: 10 })}
+                    {...(describedBy ? { 'aria-describedby': describedBy } : {})}
+                    {...(error ? { 'aria-invalid': true as const } : {})}
+                    {...(failed[0]?.name === f.name ? { autoFocus: true } : {})} />
+                </p>
+              );
+            })}
+            <p><button type="submit">Change password</button></p>
           </form>
-        </main>
-      </body>
-    </html>
+        </section>
+      ) : null}
+      <form method="post" action={logoutAction} className="profile-logout">
+        <button type="submit" className="profile-secondary">Log out</button>
+      </form>
+    </BareDocument>
   );
 }
