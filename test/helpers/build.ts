@@ -7,6 +7,7 @@ import pg from 'pg';
 import { loadConfig, trustProxyOption } from '../../server/config.ts';
 import { openDb, type Db } from '../../server/db/driver.ts';
 import { migrate } from '../../server/db/migrate.ts';
+import { DatabaseUnavailableError } from '../../server/db/unavailable.ts';
 import app, { serverOptions, type AppOptions } from '../../server/app.ts';
 import { loggerOptions } from '../../server/logger.ts';
 
@@ -28,23 +29,46 @@ export async function testDb(t: Test): Promise<Db> {
     await migrate(db);
     return db;
   }
-  const name = `signpost_test_${randomBytes(6).toString('hex')}`;
+  const testUrl = await scratchDatabase(t, url);
+  const db = await openDb({ databaseUrl: testUrl, pgliteDir: '' });
+  // Closed before the database is dropped (teardowns run last-registered first).
+  t.teardown(() => db.close());
+  await migrate(db);
+  return db;
+}
+
+/** The real database, refusing every statement while `down()` says so (as the pool does when the server is away). */
+export function failing(db: Db, down: () => boolean): Db {
+  return new Proxy(db, {
+    get(target, name, receiver) {
+      const value: unknown = Reflect.get(target, name, receiver);
+      if (typeof value !== 'function') return value;
+      if (down() && (name === 'query' || name === 'exec' || name === 'transaction')) {
+        return () => Promise.reject(new DatabaseUnavailableError(new Error('connect ECONNREFUSED')));
+      }
+      return value.bind(target);
+    },
+  });
+}
+
+/**
+ * A new database on the PostgreSQL server `url` names, dropped when the test ends: its URL.
+ */
+export async function scratchDatabase(t: Test, url: string, prefix = 'signpost_test'): Promise<string> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   await admin.query(`create database ${name}`);
   await admin.end();
   const testUrl = new URL(url);
   testUrl.pathname = `/${name}`;
-  const db = await openDb({ databaseUrl: testUrl.toString(), pgliteDir: '' });
   t.teardown(async () => {
-    await db.close();
     const cleanup = new pg.Client({ connectionString: url });
     await cleanup.connect();
     await cleanup.query(`drop database if exists ${name} with (force)`);
     await cleanup.end();
   });
-  await migrate(db);
-  return db;
+  return testUrl.toString();
 }
 
 /** A copy of a content tree in a temporary folder, to change without touching the original. */

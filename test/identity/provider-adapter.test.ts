@@ -3,11 +3,9 @@
  * DATABASE_URL is set (run this file both ways). Also the provider's answers while the database is away.
  */
 import t from 'tap';
-import type { Db } from '../../server/db/driver.ts';
-import { DatabaseUnavailableError } from '../../server/db/unavailable.ts';
 import { DbAdapter, SWEEP_INTERVAL_MS } from '../../server/identity/provider/adapter.ts';
 import { providerKeys } from '../../server/identity/provider/keys.ts';
-import { build, testDb } from '../helpers/build.ts';
+import { build, failing, testDb } from '../helpers/build.ts';
 import { authorizationRequest, CLIENT_SECRET, ISSUER, Jar, startSignIn, visit } from './provider-flow.ts';
 
 t.test(`adapter on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`, async (t) => {
@@ -72,20 +70,6 @@ t.test('keys are made once and shared through the database', async (t) => {
   t.ok(a.cookieKeys[0] && a.cookieKeys[0].length >= 43);
   t.same(await providerKeys(db), a, 'and keep them');
 });
-
-/** The database, refusing every statement while `down()` says so (as the pool does when the server is away). */
-function failing(db: Db, down: () => boolean): Db {
-  return new Proxy(db, {
-    get(target, name, receiver) {
-      const value: unknown = Reflect.get(target, name, receiver);
-      if (typeof value !== 'function') return value;
-      if (down() && (name === 'query' || name === 'exec' || name === 'transaction')) {
-        return () => Promise.reject(new DatabaseUnavailableError(new Error('connect ECONNREFUSED')));
-      }
-      return value.bind(target);
-    },
-  });
-}
 
 t.test('the database away: 503 with Retry-After, never a 500 or an error sent on to the client', async (t) => {
   let down = false;

@@ -1,11 +1,9 @@
 import t from 'tap';
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { openDb, pgliteDirFor } from '../../server/db/driver.ts';
 import { AccountStore } from '../../server/identity/accounts.ts';
 import { readAdminFile } from '../../server/admin/admin-file.ts';
-import { tempContent } from '../helpers/build.ts';
+import { tempContent, scratchDatabase } from '../helpers/build.ts';
 import { ROOT, startServer, tempDataDir } from '../helpers/server-process.ts';
 
 type Run = { code: number | null; stdout: string; stderr: string };
@@ -38,23 +36,11 @@ async function target(t: { teardown: (fn: () => unknown) => void }): Promise<{ e
       },
     };
   }
-  const name = `signpost_accounts_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const testUrl = new URL(url);
-  testUrl.pathname = `/${name}`;
-  t.teardown(async () => {
-    const cleanup = new pg.Client({ connectionString: url });
-    await cleanup.connect();
-    await cleanup.query(`drop database if exists ${name} with (force)`);
-    await cleanup.end();
-  });
+  const testUrl = await scratchDatabase(t, url, 'signpost_accounts');
   return {
-    env: { DATABASE_URL: testUrl.toString(), DATA_DIR: await tempDataDir(t) },
+    env: { DATABASE_URL: testUrl, DATA_DIR: await tempDataDir(t) },
     store: async () => {
-      const db = await openDb({ databaseUrl: testUrl.toString(), pgliteDir: '' });
+      const db = await openDb({ databaseUrl: testUrl, pgliteDir: '' });
       t.teardown(() => db.close());
       return new AccountStore(db);
     },

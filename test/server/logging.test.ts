@@ -5,10 +5,8 @@
 import t from 'tap';
 import type { InjectOptions } from 'fastify';
 import { PassThrough } from 'node:stream';
-import { build, testDb, PREVIEW_TOKEN, type BuildOptions } from '../helpers/build.ts';
+import { build, failing, testDb, PREVIEW_TOKEN, type BuildOptions } from '../helpers/build.ts';
 import { redactUrl } from '../../server/log-redact.ts';
-import type { Db } from '../../server/db/driver.ts';
-import { DatabaseUnavailableError } from '../../server/db/unavailable.ts';
 
 t.test('the request log holds no preview token and no e-mail address', async (t) => {
   const stream = new PassThrough();
@@ -88,20 +86,6 @@ t.test('one access line per request, with what an operator needs', async (t) => 
   t.notMatch(JSON.stringify(lines), /jane\.doe|customer\.example|preview-token-for-tests/, 'no secret, no address');
   t.notOk(access.some((l) => 'req' in l || 'res' in l || 'headers' in l), 'no headers in the line');
 });
-
-/** The real database, made to fail as an unreachable server does while `down()` says so. */
-function failing(db: Db, down: () => boolean): Db {
-  return new Proxy(db, {
-    get(target, name, receiver) {
-      const value: unknown = Reflect.get(target, name, receiver);
-      if (typeof value !== 'function') return value;
-      if (down() && (name === 'query' || name === 'exec' || name === 'transaction')) {
-        return () => Promise.reject(new DatabaseUnavailableError(new Error('connect ECONNREFUSED')));
-      }
-      return value.bind(target);
-    },
-  });
-}
 
 t.test('the access line says whether the page cache answered a page or it was rendered', async (t) => {
   let down = false;
