@@ -9,15 +9,14 @@ import type { Config } from '../config.ts';
 import { AccountError, MIN_PASSWORD_LENGTH, type Account } from './accounts.ts';
 import type { SessionUser } from './types.ts';
 import type { Visitor } from '../../views/view-model.ts';
-import { visitorFor } from './roles.ts';
+import { requestVisitor } from './roles.ts';
 import { ProfilePage, type PasswordField } from '../../views/pages/identity/profile-page.tsx';
 
 export interface AccountRoutesOptions {
   config: Config;
   /** The signed-in person of a request (the session), or undefined when anonymous. */
   currentUser: (request: FastifyRequest) => SessionUser | undefined;
-  /** The person's roles as spec §6 decides them on the server (roles.ts); by default from the session and STAFF_EMAIL_DOMAIN. */
-  visitorOf?: ((request: FastifyRequest) => Visitor | Promise<Visitor>) | undefined;
+
 }
 
 const CHANGED = 'password-changed';
@@ -31,8 +30,6 @@ export default async function accountRoutes(app: FastifyInstance, opts: AccountR
   const base = opts.config.identityUrl;
   const page = `${base}/account`;
   const passwordAction = `${page}/password`;
-  const visitorOf = opts.visitorOf ?? ((request: FastifyRequest) =>
-    visitorFor(opts.currentUser(request), request, { staffDomain: opts.config.staffDomain, partnerHosts: opts.config.partnerHosts }));
 
   const toSignIn = (reply: FastifyReply) =>
     reply.header('cache-control', 'no-store').redirect(`${base}/login?continue=${encodeURIComponent(page)}`, 303);
@@ -45,7 +42,7 @@ export default async function accountRoutes(app: FastifyInstance, opts: AccountR
     extra: { status?: number; notice?: string; errors?: Partial<Record<PasswordField, string>> } = {}) =>
     reply.page(
       <ProfilePage css={app.assets.css} name={account?.displayName ?? user.name} email={account?.email ?? user.email}
-        roles={roleNames(await visitorOf(request))} passwordAction={account && !account.disabled ? passwordAction : undefined}
+        roles={roleNames(await requestVisitor(app, request, opts.config))} passwordAction={account && !account.disabled ? passwordAction : undefined}
         logoutAction={`${base}/logout`} notice={extra.notice} errors={extra.errors} />,
       { status: extra.status ?? 200, cache: 'private' },
     );

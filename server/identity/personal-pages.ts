@@ -17,12 +17,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { negotiateEncoding } from '../http/encoding.ts';
 import { GzipPieces } from '../http/gzip-pieces.ts';
-import { ANONYMOUS, type Visitor } from '../../views/view-model.ts';
+import type { Visitor } from '../../views/view-model.ts';
 import { initials } from '../../views/parts/account-menu.tsx';
-import { keptHeaders, keyOf, windowEnd } from '../plugins/page-cache.ts';
+import { COMPRESS_MIN_BYTES, keptHeaders, keyOf, windowEnd } from '../plugins/page-cache.ts';
 import { isPersonalRequest } from '../plugins/cache-rules.ts';
 import { pageOptionsOf } from '../plugins/render.ts';
-import { visitorFor } from './roles.ts';
+import { requestVisitor } from './roles.ts';
 import type { Config } from '../config.ts';
 
 /** Private-use characters: never in content or in what React writes, so a placeholder is unmistakable. */
@@ -100,8 +100,6 @@ export function fill(parts: string[], visitor: Visitor): string {
 /** The fixed text of a split template: its even parts. */
 const fixedOf = (parts: string[]) => parts.filter((_, i) => i % 2 === 0);
 
-/** Smaller bodies go out as they are (as the page cache does). */
-const COMPRESS_MIN_BYTES = 1024;
 
 /**
  * The filled page in the client's encoding, compressed here at a quick level (brotli 1, gzip 1: about a
@@ -152,11 +150,8 @@ export default fp<PersonalPagesOptions>(async (app, opts) => {
     generation += 1;
   });
 
-  /** The visitor as the page's chrome will see it (the content's staff domain when the setting is unset). */
-  async function visitorOf(request: FastifyRequest): Promise<Visitor> {
-    const staffDomain = opts.config.staffDomain ?? ((await app.content.singleton('metadata'))?.fields as { staffDomain?: string } | undefined)?.staffDomain;
-    return request.user ? visitorFor(request.user, request, { staffDomain, partnerHosts: opts.config.partnerHosts }) : ANONYMOUS;
-  }
+  const visitorOf = (request: FastifyRequest) => requestVisitor(app, request, opts.config);
+
 
   const eligible = (request: FastifyRequest) =>
     request.method === 'GET' && request.user !== undefined && isPersonalRequest(request) && !request.url.includes('?') &&

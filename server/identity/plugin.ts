@@ -15,7 +15,6 @@ import { OidcClient } from './client.ts';
 import identityRoutes from './routes.tsx';
 import customerContextApi from './api.ts';
 import accountRoutes from './account-routes.tsx';
-import { visitorOf } from '../pages/chrome.ts';
 import personalPages from './personal-pages.ts';
 
 declare module 'fastify' {
@@ -61,8 +60,5 @@ export default fp<IdentityOptions>(async (app, opts) => {
   await app.register(identityRoutes, { config, client, embedded, clock: opts.clock });
   await app.register(customerContextApi, { accounts: embedded ? accounts : undefined });
   // 'Manage profile' of the embedded provider: the person, their roles, a password change.
-  await app.register(accountRoutes, {
-    config, currentUser: (request) => request.user,
-    visitorOf: async (request) => visitorOf(request, config, ((await app.content.singleton('metadata'))?.fields as { staffDomain?: string } | undefined)?.staffDomain),
-  });
+  await app.register(accountRoutes, { config, currentUser: (request) => request.user });
 }, { name: 'identity', dependencies: ['db'] });

@@ -2,7 +2,7 @@
  * Roles (spec §6), decided on the server on every request from the session's user and the request's
  * host: nothing a browser sends other than the sealed session cookie and the Host header counts.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ANONYMOUS, type Visitor } from '../../views/view-model.ts';
 import type { SessionUser } from './types.ts';
 
@@ -52,4 +52,13 @@ export function visitorFor(user: SessionUser | undefined, request: Pick<FastifyR
     staff: isStaffEmail(user.email, user.emailVerified, settings.staffDomain),
     partner: partnerHost || user.partner,
   };
+}
+
+/**
+ * The visitor of a request, as every part of the site sees it: the session's person and the request's
+ * host, with the staff domain of STAFF_EMAIL_DOMAIN, else of the content metadata (site.yaml).
+ */
+export async function requestVisitor(app: FastifyInstance, request: FastifyRequest, settings: { staffDomain?: string | undefined; partnerHosts?: string[] | undefined }): Promise<Visitor> {
+  const staffDomain = settings.staffDomain ?? ((await app.content.singleton('metadata'))?.fields as { staffDomain?: string } | undefined)?.staffDomain;
+  return visitorFor(request.user, request, { staffDomain, partnerHosts: settings.partnerHosts ?? [] });
 }

@@ -7,8 +7,8 @@ import type { Config } from '../config.ts';
 import type { StoredEntry } from '../content/store.ts';
 import type { Header, Metadata, ResourceCard } from '../content/schemas.ts';
 import { classifyUrl, isExternalUrl } from '../content/urls.ts';
-import type { CardLink, Chrome, HeaderModel, Visitor } from '../../views/view-model.ts';
-import { visitorFor } from '../identity/roles.ts';
+import type { CardLink, Chrome, HeaderModel } from '../../views/view-model.ts';
+import { requestVisitor } from '../identity/roles.ts';
 import { renderedVisitor } from '../identity/personal-pages.ts';
 
 /** What the chrome reads of the configuration; partner hosts and editor templates are optional (tests). */
@@ -74,14 +74,6 @@ async function headerModel(app: FastifyInstance, config: SiteConfig, language: s
   };
 }
 
-/**
- * Who is asking (spec §6), from the session's user and the request's host (server/identity/roles.ts).
- * `staffDomain` is STAFF_EMAIL_DOMAIN, else the content metadata's.
- */
-export function visitorOf(request: FastifyRequest, config?: Partial<SiteConfig>, staffDomain?: string): Visitor {
-  return visitorFor(request.user, request, { staffDomain: config?.staffDomain ?? staffDomain, partnerHosts: config?.partnerHosts ?? [] });
-}
-
 /** An editor link from a template (spec §6 author): every placeholder filled, else none. */
 export function editorLink(template: string | undefined, values: Record<string, string | undefined>): string | undefined {
   if (!template) return undefined;
@@ -135,7 +127,7 @@ export async function buildChrome(app: FastifyInstance, request: FastifyRequest,
   const pageUrl = `${config.publicUrl}${input.path ?? requestPath}`;
   const meta = site as Partial<Metadata>;
   // A signed-in page may be rendered once per role, with placeholders for the person (personal-pages.ts).
-  const visitor = renderedVisitor(request, visitorOf(request, config, meta.staffDomain));
+  const visitor = renderedVisitor(request, await requestVisitor(app, request, config));
   const siteName = String(site.siteName ?? 'Support');
   const localePrefix = input.language === 'ja-JP' ? '/ja' : '';
   return {

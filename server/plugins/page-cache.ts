@@ -52,7 +52,7 @@ export function windowEnd(now: number): number {
 }
 
 /** Smaller bodies go out as they are: compressing them saves less than the header costs. */
-const COMPRESS_MIN_BYTES = 1024;
+export const COMPRESS_MIN_BYTES = 1024;
 /** Headers that belong to one response, or that are answered from the copy's own fields. */
 const NOT_KEPT = new Set([
   'etag', 'content-length', 'content-encoding', 'set-cookie', 'date', 'connection', 'keep-alive', 'transfer-encoding',

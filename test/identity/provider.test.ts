@@ -9,7 +9,7 @@ import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet
 import type { FastifyInstance } from 'fastify';
 import { build, testDb } from '../helpers/build.ts';
 import {
-  absolute, authorizationRequest, CALLBACK, CLIENT_ID, CLIENT_SECRET, codeOf, exchange, follow, ISSUER, Jar, ORIGIN, PASSWORD,
+  absolute, authorizationRequest, CLIENT_ID, CLIENT_SECRET, codeOf, exchange, follow, ISSUER, Jar, ORIGIN, PASSWORD,
   postForm, signIn, startSignIn, visit,
 } from './provider-flow.ts';
 
@@ -22,6 +22,16 @@ async function withAccounts(app: FastifyInstance) {
     email: 'eli@fernhollow.example', password: PASSWORD, displayName: 'Eli Editor', canEdit: true, partner: true,
     groups: ['editors', 'partners'], attributes: { plan: 'premium', seats: 25, trial: false, region: null },
   });
+}
+
+/** An app with the test accounts, and a browser at the sign-in screen of the built-in client's request. */
+async function atSignIn(t: Parameters<typeof build>[0]) {
+  const app = await build(t, { env: ENV });
+  await withAccounts(app);
+  const jar = new Jar();
+  const request = authorizationRequest();
+  const { res, path } = await startSignIn(app, jar, request);
+  return { app, jar, request, res, path };
 }
 
 t.test('discovery document: issuer, endpoints and algorithms for PUBLIC_URL', async (t) => {
@@ -63,11 +73,7 @@ t.test('the provider is built only when a request needs it', async (t) => {
 });
 
 t.test('a whole sign-in: authorization code with PKCE, ID token and userinfo', async (t) => {
-  const app = await build(t, { env: ENV });
-  await withAccounts(app);
-  const jar = new Jar();
-  const request = authorizationRequest();
-  const { res: start, path } = await startSignIn(app, jar, request);
+  const { app, jar, request, res: start, path } = await atSignIn(t);
   t.equal(start.statusCode, 303, 'the authorization request leads to the sign-in screen');
   t.match(path, /^\/auth\/interaction\/[\w-]+$/);
   for (const name of jar.cookies.keys()) t.match(name, /^sp_op/, 'the provider\'s cookies are its own');
@@ -162,10 +168,7 @@ t.test('a whole sign-in: authorization code with PKCE, ID token and userinfo', a
 });
 
 t.test('wrong password and unknown e-mail get the same answer; the e-mail is kept', async (t) => {
-  const app = await build(t, { env: ENV });
-  await withAccounts(app);
-  const jar = new Jar();
-  const { path } = await startSignIn(app, jar, authorizationRequest());
+  const { app, jar, path } = await atSignIn(t);
   const wrong = await postForm(app, jar, `${path}/login`, { email: 'ada@customer.example', password: 'not the password' });
   const unknown = await postForm(app, jar, `${path}/login`, { email: 'nobody@customer.example', password: 'not the password' });
   for (const [name, res, email] of [['wrong password', wrong, 'ada@customer.example'], ['unknown e-mail', unknown, 'nobody@customer.example']] as const) {
@@ -207,11 +210,7 @@ t.test('repeated failures are slowed, then refused for a while with a clear mess
 });
 
 t.test('a disabled account cannot sign in, nor get tokens for a code it had', async (t) => {
-  const app = await build(t, { env: ENV });
-  await withAccounts(app);
-  const jar = new Jar();
-  const request = authorizationRequest();
-  const { path } = await startSignIn(app, jar, request);
+  const { app, jar, request, path } = await atSignIn(t);
   const back = await signIn(app, jar, path, 'ada@customer.example');
   const code = codeOf(back, request) as string;
   await app.accounts.setDisabled('ada@customer.example', true);
@@ -277,11 +276,7 @@ t.test('a client asking for a signing algorithm the provider does not offer stop
 });
 
 t.test('switch account: prompt=select_account shows the sign-in screen over a live session', async (t) => {
-  const app = await build(t, { env: ENV });
-  await withAccounts(app);
-  const jar = new Jar();
-  const first = authorizationRequest();
-  const { path } = await startSignIn(app, jar, first);
+  const { app, jar, request: first, path } = await atSignIn(t);
   t.ok(codeOf(await signIn(app, jar, path, 'ada@customer.example'), first));
 
   const switching = authorizationRequest({ prompt: 'select_account' });
@@ -296,11 +291,7 @@ t.test('switch account: prompt=select_account shows the sign-in screen over a li
 });
 
 t.test('sign-out: a confirmation form without script, then back to the site', async (t) => {
-  const app = await build(t, { env: ENV });
-  await withAccounts(app);
-  const jar = new Jar();
-  const request = authorizationRequest();
-  const { path } = await startSignIn(app, jar, request);
+  const { app, jar, request, path } = await atSignIn(t);
   const back = await signIn(app, jar, path, 'ada@customer.example');
   const tokens = (await exchange(app, codeOf(back, request) as string, request)).json();
 
@@ -330,10 +321,7 @@ t.test('sign-out: a confirmation form without script, then back to the site', as
 });
 
 t.test('refusals: cross-site posts, unknown or expired steps', async (t) => {
-  const app = await build(t, { env: ENV });
-  await withAccounts(app);
-  const jar = new Jar();
-  const { path } = await startSignIn(app, jar, authorizationRequest());
+  const { app, jar, path } = await atSignIn(t);
 
   const crossSite = await postForm(app, jar, `${path}/login`, { email: 'ada@customer.example', password: PASSWORD }, { origin: 'https://evil.example' });
   t.equal(crossSite.statusCode, 403, 'a sign-in posted from another site is refused');
