@@ -37,6 +37,7 @@ import shutdownPlugin from './plugins/shutdown.ts';
 import loadShedding from './plugins/load-shedding.ts';
 import accessLog from './plugins/access-log.ts';
 import identity from './identity/plugin.ts';
+import support from './support/plugin.ts';
 import type { ThrottleOptions } from './identity/accounts.ts';
 import { AccessLogController } from './logger.ts';
 
@@ -146,6 +147,8 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(searchApi);
   await fastify.register(sitemap, { publicUrl: config.publicUrl });
   await fastify.register(feedback);
+  // Contact forms, my requests, named contacts, the helpdesk's status endpoint, delivery to the helpdesk.
+  await fastify.register(support, { config });
   await fastify.register(searchPage, { config });
   await fastify.register(pages, { config });
 }

@@ -60,6 +60,39 @@ export const ConfigSchema = Type.Object({
   /** Editor shortcut templates (spec §6 author): {file}, {entryId}, {path}; {pageId} for the document editor. */
   contentEditorUrl: Type.Optional(Type.String({ minLength: 1 })),
   documentEditorUrl: Type.Optional(Type.String({ minLength: 1 })),
+  /** Support requests (server/support/): the reference's prefix, e.g. SR in SR-10234. */
+  requestReferencePrefix: Type.String({ pattern: '^[A-Z][A-Z0-9]{0,9}$' }),
+  /** SMTP server requests are e-mailed through (smtp:// or smtps://, credentials in the URL); unset, no e-mail. */
+  smtpUrl: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  /** Where request e-mails go (the helpdesk's address); required with SMTP_URL. */
+  supportMailTo: Type.Optional(Type.String({ pattern: '^[^@\\s]+@[^@\\s]+$' })),
+  /** The From address of request e-mails. */
+  supportMailFrom: Type.String({ pattern: '^[^@\\s]+@[^@\\s]+$' }),
+  /** Webhook requests are POSTed to as signed JSON; unset, no webhook. */
+  supportWebhookUrl: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** Key of the webhook body's HMAC-SHA256 signature header; required with SUPPORT_WEBHOOK_URL. */
+  supportWebhookSecret: Type.Optional(Type.String({ minLength: 16 })),
+  /** Bearer token of the helpdesk's status endpoint (POST /api/requests/{reference}/status); unset, the endpoint refuses. */
+  helpdeskToken: Type.Optional(Type.String({ minLength: 32 })),
+  /** Whether this instance runs the delivery worker (any number of instances may). */
+  deliveryWorker: Type.Boolean(),
+  /** Attempts per channel before a delivery is marked failed. */
+  deliveryMaxAttempts: Type.Integer({ minimum: 1 }),
+  /** First retry delay; each further one doubles, with jitter. */
+  deliveryBackoffMs: Type.Integer({ minimum: 1 }),
+  /** How often an idle worker looks for due deliveries (a new request wakes it at once). */
+  deliveryPollMs: Type.Integer({ minimum: 10 }),
+  /** Attachments: files per request, bytes per file, and the allowed file extensions. */
+  attachmentMaxFiles: Type.Integer({ minimum: 0, maximum: 20 }),
+  attachmentMaxBytes: Type.Integer({ minimum: 1 }),
+  attachmentTypes: Type.Array(Type.String({ pattern: '^[a-z0-9]+$' })),
+  /** Support requests one client network, and one account, may submit per hour. */
+  requestRateLimit: Type.Integer({ minimum: 1 }),
+  /**
+   * The customer support portal's requests page variant (spec §6: a flag decides whether the upgrade
+   * variant is loaded). A configuration seam until feature flags arrive.
+   */
+  requestsPortalVariant: Type.Union([Type.Literal('standard'), Type.Literal('upgrade')]),
 });
 export type Config = Static<typeof ConfigSchema>;
 
@@ -113,6 +146,15 @@ function jsonList(name: string, raw: string | undefined): unknown[] {
   throw new ConfigError(`${name}: expected a JSON array`);
 }
 
+/** The host name of a URL setting, if it parses. */
+function hostOf(url: string | undefined): string | undefined {
+  try {
+    return url ? new URL(url).hostname || undefined : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function num(raw: string | undefined, fallback: number): number {
   return raw === undefined || raw === '' ? fallback : Number(raw);
 }
@@ -160,6 +202,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     partnerHosts: (env.PARTNER_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     contentEditorUrl: env.CONTENT_EDITOR_URL || undefined,
     documentEditorUrl: env.DOCUMENT_EDITOR_URL || undefined,
+    requestReferencePrefix: env.REQUEST_REFERENCE_PREFIX || 'SR',
+    smtpUrl: env.SMTP_URL || undefined,
+    supportMailTo: env.SUPPORT_MAIL_TO || undefined,
+    supportMailFrom: env.SUPPORT_MAIL_FROM || `help-centre@${hostOf(env.PUBLIC_URL) ?? 'localhost'}`,
+    supportWebhookUrl: env.SUPPORT_WEBHOOK_URL || undefined,
+    supportWebhookSecret: env.SUPPORT_WEBHOOK_SECRET || undefined,
+    helpdeskToken: env.HELPDESK_TOKEN || undefined,
+    deliveryWorker: bool('DELIVERY_WORKER', env.DELIVERY_WORKER, true),
+    deliveryMaxAttempts: num(env.DELIVERY_MAX_ATTEMPTS, 8),
+    deliveryBackoffMs: num(env.DELIVERY_BACKOFF_MS, 30_000),
+    deliveryPollMs: num(env.DELIVERY_POLL_MS, 5_000),
+    attachmentMaxFiles: num(env.ATTACHMENT_MAX_FILES, 3),
+    attachmentMaxBytes: num(env.ATTACHMENT_MAX_BYTES, 10 * 1024 * 1024),
+    attachmentTypes: (env.ATTACHMENT_TYPES || 'png,jpg,jpeg,gif,webp,pdf,txt,log,csv,json,xml,zip,har')
+      .split(',').map((t) => t.trim().toLowerCase().replace(/^\./, '')).filter(Boolean),
+    requestRateLimit: num(env.REQUEST_RATE_LIMIT, 10),
+    requestsPortalVariant: (env.REQUESTS_PORTAL_VARIANT || 'standard').toLowerCase(),
   };
   const problems = [...Value.Errors(ConfigSchema, config)];
   if (problems.length > 0) {
@@ -176,13 +235,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       oidcEditorGroup: 'OIDC_EDITOR_GROUP', oidcPartnerGroup: 'OIDC_PARTNER_GROUP', oidcAccountUrl: 'OIDC_ACCOUNT_URL',
       oidcProviderClients: 'OIDC_PROVIDER_CLIENTS', sessionSecrets: 'SESSION_SECRET', sessionIdleMinutes: 'SESSION_IDLE_MINUTES',
       sessionMaxHours: 'SESSION_MAX_HOURS', partnerHosts: 'PARTNER_HOSTS', contentEditorUrl: 'CONTENT_EDITOR_URL',
-      documentEditorUrl: 'DOCUMENT_EDITOR_URL',
+      documentEditorUrl: 'DOCUMENT_EDITOR_URL', requestReferencePrefix: 'REQUEST_REFERENCE_PREFIX', smtpUrl: 'SMTP_URL',
+      supportMailTo: 'SUPPORT_MAIL_TO', supportMailFrom: 'SUPPORT_MAIL_FROM', supportWebhookUrl: 'SUPPORT_WEBHOOK_URL',
+      supportWebhookSecret: 'SUPPORT_WEBHOOK_SECRET', helpdeskToken: 'HELPDESK_TOKEN', deliveryWorker: 'DELIVERY_WORKER',
+      deliveryMaxAttempts: 'DELIVERY_MAX_ATTEMPTS', deliveryBackoffMs: 'DELIVERY_BACKOFF_MS', deliveryPollMs: 'DELIVERY_POLL_MS',
+      attachmentMaxFiles: 'ATTACHMENT_MAX_FILES', attachmentMaxBytes: 'ATTACHMENT_MAX_BYTES', attachmentTypes: 'ATTACHMENT_TYPES',
+      requestRateLimit: 'REQUEST_RATE_LIMIT', requestsPortalVariant: 'REQUESTS_PORTAL_VARIANT',
     };
     const lines = problems.map((p) => {
       const key = p.instancePath.split('/')[1] ?? '';
       return `${names[key] ?? key}: ${p.message}`;
     });
     throw new ConfigError(`Invalid configuration:\n  ${[...new Set(lines)].join('\n  ')}`);
+  }
+  if (config.smtpUrl && !config.supportMailTo) {
+    throw new ConfigError('SUPPORT_MAIL_TO: required when SMTP_URL is set (the address requests are e-mailed to)');
+  }
+  if (config.supportWebhookUrl && !config.supportWebhookSecret) {
+    throw new ConfigError('SUPPORT_WEBHOOK_SECRET: required when SUPPORT_WEBHOOK_URL is set (the key of the body\'s signature)');
   }
   if (config.oidcIssuer && !config.oidcClientSecret) {
     throw new ConfigError('OIDC_CLIENT_SECRET: required when OIDC_ISSUER names an external issuer');

@@ -288,4 +288,98 @@ export const migrations: Migration[] = [
       create index oidc_models_expires_idx on oidc_models (expires_at);
     `,
   },
+  {
+    version: 8,
+    name: 'support requests, their attachments, status history, delivery outbox, named contacts',
+    sql: /* sql */ `
+      -- Request references: {prefix}-{number} (REQUEST_REFERENCE_PREFIX), numbers from 10001 up.
+      create sequence support_request_numbers start 10001;
+
+      -- Support requests (server/support/). Written with their deliveries in one transaction, before
+      -- the visitor is told they were received. All of it is private: only its account, staff, or the
+      -- helpdesk's token may read it.
+      create table support_requests (
+        reference        text primary key,
+        -- The form definition (content forms/*.yaml) and the page kind it was sent from.
+        form_id          text not null,
+        kind             text not null,
+        -- A random key the form carried: a double submit or a reload finds the request it made.
+        submission_key   text not null unique,
+        -- A hash of what was sent: the same key with different contents is not a duplicate.
+        fingerprint      text not null,
+        -- The signed-in account (the issuer's subject), or null for an anonymous visitor.
+        account_id       text,
+        email            text not null,
+        name             text not null default '',
+        -- Sent as a partner user (spec §6), seen under the partner's requests.
+        partner          boolean not null default false,
+        subject          text not null,
+        product          text,
+        version          text,
+        severity         text,
+        -- Every field's value by field name, as validated.
+        fields           jsonb not null default '{}',
+        -- Where it came from: page URL, page id, product name, feedback reason, language, host.
+        context          jsonb not null default '{}',
+        language         text not null default 'en-US',
+        -- The helpdesk's status (POST /api/requests/{reference}/status); 'open' until it says otherwise.
+        status           text not null default 'open',
+        created_at       timestamptz not null default now(),
+        updated_at       timestamptz not null default now()
+      );
+      create index support_requests_account_idx on support_requests (account_id, created_at desc) where account_id is not null;
+      create index support_requests_email_idx on support_requests (lower(email), created_at desc);
+      create index support_requests_created_idx on support_requests (created_at desc);
+
+      create table support_request_attachments (
+        id               bigint generated always as identity primary key,
+        reference        text not null references support_requests (reference) on delete cascade,
+        filename         text not null,
+        content_type     text not null,
+        size             integer not null,
+        data             bytea not null,
+        created_at       timestamptz not null default now()
+      );
+      create index support_request_attachments_ref_idx on support_request_attachments (reference);
+
+      -- The request's history: created, then each status the helpdesk reports.
+      create table support_request_updates (
+        id               bigint generated always as identity primary key,
+        reference        text not null references support_requests (reference) on delete cascade,
+        status           text not null,
+        note             text not null default '',
+        -- Who said it: 'visitor', 'helpdesk', 'staff'.
+        source           text not null,
+        created_at       timestamptz not null default now()
+      );
+      create index support_request_updates_ref_idx on support_request_updates (reference, created_at);
+
+      -- The transactional outbox: one row per request and channel, written with the request. Workers on
+      -- any instance claim due rows (FOR UPDATE SKIP LOCKED) for a lease, deliver, and mark them.
+      create table support_deliveries (
+        id               bigint generated always as identity primary key,
+        reference        text not null references support_requests (reference) on delete cascade,
+        channel          text not null,
+        state            text not null default 'pending',
+        attempts         integer not null default 0,
+        next_attempt_at  timestamptz not null default now(),
+        leased_until     timestamptz,
+        last_error       text,
+        delivered_at     timestamptz,
+        created_at       timestamptz not null default now(),
+        unique (reference, channel)
+      );
+      create index support_deliveries_due_idx on support_deliveries (next_attempt_at) where state = 'pending';
+
+      -- An account's named support contacts (/named-contact), kept by the account itself.
+      create table named_contacts (
+        id               bigint generated always as identity primary key,
+        account_id       text not null,
+        email            text not null,
+        name             text not null default '',
+        created_at       timestamptz not null default now()
+      );
+      create unique index named_contacts_account_email_idx on named_contacts (account_id, lower(email));
+    `,
+  },
 ];
