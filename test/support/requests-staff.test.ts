@@ -124,4 +124,15 @@ t.test('staff and the helpdesk', async (t) => {
     }
     t.notMatch((await get(`/requests/${problem}`, staff)).body, 'Staff: Closed');
   });
+
+  t.test('the helpdesk API is rate-limited per client, in JSON', async (t) => {
+    const limited = await build(t, { env: { SESSION_SECRET, HELPDESK_TOKEN, RATE_LIMIT_MAX: '1' } });
+    const ref = await sendRequest(limited, ADA);
+    const call = () => limited.inject({ url: `/api/requests/${ref}`, headers: { authorization: `Bearer ${HELPDESK_TOKEN}` } });
+    for (let i = 0; i < 10; i += 1) t.equal((await call()).statusCode, 200);
+    const refused = await call();
+    t.equal(refused.statusCode, 429);
+    t.ok(refused.headers['retry-after']);
+    t.match(refused.json(), { statusCode: 429, error: 'TOO_MANY_REQUESTS' });
+  });
 });

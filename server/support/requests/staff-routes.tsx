@@ -9,6 +9,7 @@ import { stringsFor } from '../../../views/i18n/catalogue.tsx';
 import { StaffRequestsPage } from '../../../views/pages/support/staff-requests-page.tsx';
 import { readerOf } from './access.ts';
 import { PAGE_SIZE, type PageKit } from './page-kit.tsx';
+import { REQUEST_STATUSES } from './statuses.ts';
 
 export const StaffQuerySchema = Type.Object({
   form: Type.Optional(Type.String({ maxLength: 200 })),
@@ -54,7 +55,8 @@ export default async function staffRoutes(app: FastifyInstance, opts: { config: 
         options={{
           forms: facets.formIds.map((f) => ({ value: f, label: f })),
           products: facets.products.map((p) => ({ value: p, label: names.get(p) ?? p })),
-          statuses: facets.statuses,
+          // Every status the helpdesk may set, and any other one stored.
+          statuses: [...new Set([...REQUEST_STATUSES, ...facets.statuses])],
         }}
         rows={requests.map((r) => kit.row(r, names, true))} />,
       { cache: 'private' },
