@@ -92,6 +92,22 @@ t.test('following requests in a browser', async (t) => {
     await page.context().close();
   });
 
+  t.test('signed out, sign in from the page and come back to it (JavaScript off)', async (t) => {
+    // Sent signed out from the demo customer's address: theirs once they sign in with it (verified by the provider).
+    const sent = await sendRequest(app, { email: 'casey.customer@example.com' }, { subject: 'Asked before signing in' });
+    const page = await pageAs(browser, base, undefined, false);
+    await page.goto(`${base}/requests`);
+    await page.locator('main').getByRole('link', { name: 'Sign in' }).click();
+    await page.waitForLoadState();
+    await page.getByLabel('E-mail').fill('casey.customer@example.com');
+    await page.getByLabel('Password').fill('demo-customer-2026');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForLoadState();
+    t.equal(new URL(page.url()).pathname, '/requests', 'back on View requests');
+    t.equal(await page.getByRole('link', { name: sent }).count(), 1, 'the request sent signed out is listed');
+    await page.context().close();
+  });
+
   t.test('axe on the other states: empty, signed out, staff list, 404', async (t) => {
     const empty = await pageAs(browser, base, nobody, true);
     await empty.goto(`${base}/requests`);
@@ -112,7 +128,7 @@ t.test('following requests in a browser', async (t) => {
     for (const javaScript of [true, false]) {
       const page = await pageAs(browser, base, staff, javaScript);
       await page.goto(`${base}/staff/requests`);
-      t.equal(await page.locator('.requests-table tbody tr').count(), 2);
+      t.equal(await page.locator('.requests-table tbody tr').count(), 3, 'every request');
       if (javaScript) await audit(t, page, 'the staff list');
       await page.getByLabel('Product').selectOption('tracklight-cloud');
       await page.getByRole('button', { name: 'Filter' }).click();
