@@ -4,6 +4,7 @@
  * status then shows in 'my requests'.
  */
 import t from 'tap';
+import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { build } from '../helpers/build.ts';
 import { ADA, SESSION_SECRET, sealed } from '../identity/helpers.ts';
@@ -134,5 +135,27 @@ t.test('staff and the helpdesk', async (t) => {
     t.equal(refused.statusCode, 429);
     t.ok(refused.headers['retry-after']);
     t.match(refused.json(), { statusCode: 429, error: 'TOO_MANY_REQUESTS' });
+  });
+
+  t.test('the log names references and statuses, never an e-mail address or the token', async (t) => {
+    const stream = new PassThrough();
+    let log = '';
+    stream.on('data', (chunk: Buffer) => { log += chunk.toString(); });
+    const logged = await build(t, { logStream: stream, env: { SESSION_SECRET, HELPDESK_TOKEN, STAFF_EMAIL_DOMAIN: 'fernhollow.example', LOG_LEVEL: 'debug' } });
+    const ref = await sendRequest(logged, ADA, { attachments: [{ filename: 'a.txt', contentType: 'text/plain', data: Buffer.from('a') }] });
+    const cookie = sealed(logged, ADA);
+    const page = await logged.inject({ url: `/requests/${ref}`, headers: { cookie } });
+    const file = /href="(\/requests\/[^"]+\/attachments\/\d+)"/.exec(page.body)?.[1] as string;
+    await logged.inject({ url: file, headers: { cookie } });
+    await logged.inject({ method: 'POST', url: `/api/requests/${ref}/status`, headers: { authorization: `Bearer ${HELPDESK_TOKEN}`, 'content-type': 'application/json' }, payload: '{"status":"resolved"}' });
+    await logged.inject({ method: 'POST', url: `/api/requests/${ref}/status`, headers: { authorization: 'Bearer wrong-token', 'content-type': 'application/json' }, payload: '{"status":"closed"}' });
+    await logged.inject({ url: '/staff/requests?status=resolved', headers: { cookie: sealed(logged, STAFF) } });
+    await new Promise((resolve) => setImmediate(resolve));
+    t.match(log, `"reference":"${ref}"`);
+    t.match(log, 'request status set');
+    t.match(log, 'helpdesk call refused');
+    t.notMatch(log, /[\w.+-]+@[\w-]+\.[\w.]+/, 'no e-mail address');
+    t.notMatch(log, HELPDESK_TOKEN);
+    t.notMatch(log, 'wrong-token');
   });
 });
