@@ -106,7 +106,7 @@ export default async function requestRoutes(app: FastifyInstance, opts: { config
   }
 
   async function detail(request: FastifyRequest, reply: FastifyReply, reader: Reader, stored: StoredRequest,
-    extra: { status?: number; notice?: string; statusError?: string; note?: string } = {}) {
+    extra: { status?: number; notice?: string; statusError?: string; errorField?: 'status' | 'note'; note?: string } = {}) {
     const [attachments, updates, names] = await Promise.all([
       app.supportRequests.attachments(stored.reference), app.supportRequests.updates(stored.reference),
       kit.productNames([stored.product]),
@@ -138,7 +138,7 @@ export default async function requestRoutes(app: FastifyInstance, opts: { config
       statusForm: staff
         ? {
             action: `${path}/status`, csrf: app.formTokens.issue(`request-status:${stored.reference}`),
-            statuses: [...REQUEST_STATUSES], error: extra.statusError, note: extra.note,
+            statuses: [...REQUEST_STATUSES], error: extra.statusError, errorField: extra.errorField, note: extra.note,
           }
         : undefined,
     };
@@ -158,7 +158,7 @@ export default async function requestRoutes(app: FastifyInstance, opts: { config
   app.get<{ Params: { reference: string; id: string } }>(`${LIST_PATH}/:reference/attachments/:id`, async (request, reply) => {
     const reader = await readerOf(app, request, config);
     const stored = await readable(reader, request.params.reference);
-    const id = /^[1-9][0-9]{0,15}$/.test(request.params.id) ? Number(request.params.id) : undefined;
+    const id = /^[1-9][0-9]{0,14}$/.test(request.params.id) ? Number(request.params.id) : undefined;
     const file = stored && id !== undefined ? await app.supportRequests.attachment(stored.reference, id) : undefined;
     if (!stored || !file) return kit.requestNotFound(request, reply, reader);
     request.log.info({ reference: stored.reference, attachment: file.id }, 'attachment downloaded');
@@ -167,7 +167,7 @@ export default async function requestRoutes(app: FastifyInstance, opts: { config
 
   // Staff set a status from the request's page (post/redirect/get); to anybody else there is no such form.
   app.post<{ Params: { reference: string } }>(`${LIST_PATH}/:reference/status`, {
-    bodyLimit: 8192, config: { stateChanging: true },
+    bodyLimit: 32 * 1024, config: { stateChanging: true },
   }, async (request, reply) => {
     const reader = await readerOf(app, request, config);
     const stored = reader.visitor.staff ? await readable(reader, request.params.reference) : undefined;
@@ -179,8 +179,8 @@ export default async function requestRoutes(app: FastifyInstance, opts: { config
     if (!app.formTokens.verify(`request-status:${stored.reference}`, body._csrf)) {
       return detail(request, reply, reader, stored, { status: 403, statusError: strings.formExpired, note });
     }
-    if (!isRequestStatus(status)) return detail(request, reply, reader, stored, { status: 422, statusError: strings.statusError, note });
-    if (note.length > MAX_NOTE_LENGTH) return detail(request, reply, reader, stored, { status: 422, statusError: strings.noteTooLong, note });
+    if (!isRequestStatus(status)) return detail(request, reply, reader, stored, { status: 422, statusError: strings.statusError, errorField: 'status', note });
+    if (note.length > MAX_NOTE_LENGTH) return detail(request, reply, reader, stored, { status: 422, statusError: strings.noteTooLong, errorField: 'note', note });
     await app.supportRequests.setStatus(stored.reference, status, note, 'staff');
     request.log.info({ reference: stored.reference, status, source: 'staff' }, 'request status set');
     return reply.redirect(`${LIST_PATH}/${stored.reference}?done=status`, 303);

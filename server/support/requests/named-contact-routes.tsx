@@ -54,7 +54,7 @@ export default async function namedContactRoutes(app: FastifyInstance, opts: { c
       return render(request, reply, accountId, { status: 403, values, formError: t.formExpired });
     }
     if (body.intent === 'remove') {
-      const id = /^[1-9][0-9]{0,15}$/.test(text('id')) ? Number(text('id')) : undefined;
+      const id = /^[1-9][0-9]{0,14}$/.test(text('id')) ? Number(text('id')) : undefined;
       // Another account's contact, or one already gone: nothing is removed, and nothing is said about it.
       const removed = id !== undefined && await contacts.remove(accountId, id);
       if (removed) request.log.info({ account: accountId }, 'named contact removed');

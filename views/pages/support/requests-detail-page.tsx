@@ -36,8 +36,9 @@ export interface StatusForm {
   action: string;
   csrf: string;
   statuses: string[];
-  /** After a refused post: what was chosen and what is wrong. */
+  /** After a refused post: what is wrong, the field it is about (none for an expired form), the note typed. */
   error?: string | undefined;
+  errorField?: 'status' | 'note' | undefined;
   note?: string | undefined;
 }
 
@@ -73,7 +74,8 @@ function deliveryText(t: Strings, line: DeliveryLine): string {
 /** One request: everything it carries, its history, and for staff where its delivery stands. */
 export function RequestDetailPage({ chrome, request: r, listHref, delivery, statusForm, notice }: RequestDetailModel) {
   const t = stringsFor(chrome.lang);
-  const noteError = statusForm?.error === t.requests.noteTooLong;
+  const invalid = (field: 'status' | 'note') =>
+    statusForm?.errorField === field ? { 'aria-invalid': true as const, 'aria-describedby': 'status-error' } : {};
   return (
     <Document chrome={chrome}>
       <div className="request-detail">
@@ -170,15 +172,13 @@ export function RequestDetailPage({ chrome, request: r, listHref, delivery, stat
               <input type="hidden" name="_csrf" value={statusForm.csrf} />
               <p className="requests-field">
                 <label htmlFor="status">{t.requests.status}</label>
-                <select id="status" name="status" defaultValue={r.status}
-                  {...(statusForm.error && !noteError ? { 'aria-invalid': true as const, 'aria-describedby': 'status-error' } : {})}>
+                <select id="status" name="status" defaultValue={r.status} {...invalid('status')}>
                   {statusForm.statuses.map((s) => <option key={s} value={s}>{statusLabel(t, s)}</option>)}
                 </select>
               </p>
               <p className="requests-field">
                 <label htmlFor="note">{t.requests.note}</label>
-                <textarea id="note" name="note" rows={3} maxLength={2000} defaultValue={statusForm.note ?? ''}
-                  {...(noteError ? { 'aria-invalid': true as const, 'aria-describedby': 'status-error' } : {})} />
+                <textarea id="note" name="note" rows={3} maxLength={2000} defaultValue={statusForm.note ?? ''} {...invalid('note')} />
               </p>
               <p><button type="submit">{t.requests.saveStatus}</button></p>
             </form>
