@@ -6,7 +6,7 @@ export class HttpError extends Error {
   }
 }
 
-/** The search API and other machine routes answer errors in JSON; pages answer in HTML. */
+/** The search API, the helpdesk's API (/api/) and other machine routes answer errors in JSON; pages answer in HTML. */
 export function isApiUrl(url: string): boolean {
-  return url.startsWith('/gateway/api/');
+  return url.startsWith('/gateway/api/') || url.startsWith('/api/');
 }

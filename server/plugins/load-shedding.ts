@@ -2,6 +2,7 @@ import { getHeapStatistics } from 'node:v8';
 import fp from 'fastify-plugin';
 import underPressure from '@fastify/under-pressure';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isApiUrl } from '../http/http-error.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -32,7 +33,7 @@ export default fp<LoadSheddingOptions>(async (app, opts) => {
     if (request.routeOptions.config.exemptFromShedding) return undefined;
     request.log.warn({ url: request.url, pressure: type }, 'overloaded; request shed');
     reply.code(503).header('retry-after', String(opts.retryAfterS)).header('cache-control', 'no-store');
-    if (request.url.startsWith('/gateway/api/')) {
+    if (isApiUrl(request.url)) {
       return { statusCode: 503, error: 'OVERLOADED', message: 'The service is busy. Please try again in a moment.' };
     }
     reply.type('text/plain; charset=utf-8');

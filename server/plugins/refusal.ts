@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isApiUrl } from '../http/http-error.ts';
 
 /**
  * A request refused on purpose (too many posts, another site's form): a short page in the site's
@@ -17,7 +18,7 @@ const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)}
 export function sendRefusal(request: FastifyRequest, reply: FastifyReply, refusal: Refusal): FastifyReply {
   reply.code(refusal.statusCode).header('cache-control', 'no-store');
   if (refusal.retryAfterSeconds !== undefined) reply.header('retry-after', String(refusal.retryAfterSeconds));
-  if (request.url.startsWith('/gateway/api/')) {
+  if (isApiUrl(request.url)) {
     return reply.send({ statusCode: refusal.statusCode, error: refusal.statusCode === 429 ? 'TOO_MANY_REQUESTS' : 'FORBIDDEN', message: refusal.message });
   }
   // The no-JavaScript form lands here: say what happened and lead back to where the visitor was.

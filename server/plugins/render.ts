@@ -31,7 +31,8 @@ declare module 'fastify' {
  * The pages' Content-Security-Policy, the same for every response. The only script a page loads is
  * the external islands module, and no view writes an inline script (island props are
  * `type="application/json"` data blocks, which are not executed), so `script-src 'self'` is as strict
- * as a per-response nonce and leaves the bytes of a page the same for every visitor.
+ * as a per-response nonce and leaves the bytes of a page the same for every visitor. The one exception,
+ * the private /requests page, adds its own nonce (server/support/requests/page-kit.tsx).
  */
 export const PAGE_CSP = [
   "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data: https:",

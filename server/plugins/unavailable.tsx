@@ -1,6 +1,7 @@
 import { renderToString } from 'react-dom/server';
 import fp from 'fastify-plugin';
 import { UnavailablePage } from '../../views/pages/unavailable-page.tsx';
+import { isApiUrl } from '../http/http-error.ts';
 
 declare module 'fastify' {
   interface FastifyReply {
@@ -35,7 +36,7 @@ export default fp(async (app) => {
     }
     request.log.warn({ err: error, url: request.url }, 'database unavailable; answered 503');
     this.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).header('cache-control', 'no-store');
-    if (request.url.startsWith('/gateway/api/')) {
+    if (isApiUrl(request.url)) {
       return this.send({
         statusCode: 503, error: 'SERVICE_UNAVAILABLE', message: 'The service is unavailable for a moment. Please try again shortly.',
       });

@@ -1,5 +1,192 @@
-import type { FastifyInstance } from 'fastify';
+/**
+ * Requests the visitor can follow (issue "Requests the visitor can follow"; spec §2 account menu, §6):
+ * 'View requests' at /requests, a request's page, its attachments, the account's named contacts, the
+ * staff list of every request, and the helpdesk's status endpoint. All of it is private: `private,
+ * no-store`, and only the owner account, staff, or the helpdesk's token read a request; anybody else
+ * gets a 404 that does not say whether the reference exists.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type, type Static } from 'typebox';
 import type { Config } from '../config.ts';
+import { stringsFor } from '../../views/i18n/catalogue.tsx';
+import { RequestsListPage, type RequestsTab } from '../../views/pages/support/requests-list-page.tsx';
+import { RequestDetailPage, type RequestDetailModel } from '../../views/pages/support/requests-detail-page.tsx';
+import { canRead, readerOf, referencePattern, type Reader } from './requests/access.ts';
+import { PAGE_SIZE, cspWithNonce, pageKit } from './requests/page-kit.tsx';
+import { requestsPortal } from './requests/portal-variant.ts';
+import { deliveriesOf } from './requests/delivery-status.ts';
+import { REQUEST_STATUSES, isRequestStatus, MAX_NOTE_LENGTH } from './requests/statuses.ts';
+import { attachmentHeaders } from './requests/attachment-headers.ts';
+import namedContactRoutes from './requests/named-contact-routes.tsx';
+import staffRoutes from './requests/staff-routes.tsx';
+import helpdeskApi from './requests/helpdesk-api.ts';
+import type { StoredRequest } from './store.ts';
 
-/** My requests, a request's detail, named contacts, the staff list and the helpdesk's status endpoint. */
-export default async function requestRoutes(_app: FastifyInstance, _opts: { config: Config }) {}
+export const ListQuerySchema = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+  view: Type.Optional(Type.Union([Type.Literal('mine'), Type.Literal('partner')])),
+}, { additionalProperties: true });
+type ListQuery = Static<typeof ListQuerySchema>;
+
+const LIST_PATH = '/requests';
+
+export default async function requestRoutes(app: FastifyInstance, opts: { config: Config }) {
+  const { config } = opts;
+  const kit = pageKit(app, config);
+  const reference = referencePattern(config.requestReferencePrefix);
+  const t = stringsFor('en');
+
+  // The one page with an inline script (the legacy hash form) names its nonce in its CSP.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const csp = cspWithNonce(request);
+    if (csp) reply.header('content-security-policy', csp);
+    // Request data is private whoever asks, signed in or not (issue "Errors and safety").
+    reply.header('cache-control', 'private, no-store');
+    return payload;
+  });
+
+  /** The content entry at /requests gives the page's title and description (pageType myRequests). */
+  const listEntry = async () => app.content.byPath(LIST_PATH, { preview: false });
+
+  async function list(request: FastifyRequest<{ Querystring: ListQuery }>, reply: FastifyReply) {
+    const reader = await readerOf(app, request, config);
+    const entry = await listEntry();
+    const partnerView = reader.visitor.partner && request.query.view === 'partner';
+    const title = entry?.title ?? (reader.visitor.partner ? t.requests.partnerTitle : t.requests.title);
+    const chrome = await kit.chrome(request, {
+      title, path: LIST_PATH, language: entry?.language, description: entry?.fields.metaDescription as string | undefined,
+    });
+    const portal = requestsPortal(config, reader.visitor);
+    const base = {
+      chrome, title, signInHref: kit.signInHref(LIST_PATH), contactHref: chrome.header.contactHref,
+      variant: portal.variant, showUpdated: portal.showUpdated, nonce: kit.nonceFor(request),
+      list: partnerView ? 'partner' as const : 'mine' as const,
+    };
+    if (!reader.accountId) {
+      return reply.page(<RequestsListPage {...base} state="signIn" rows={[]} total={0} />, { cache: 'private' });
+    }
+    const page = request.query.page ?? 1;
+    // Partner users on a partner host keep their own and their partner requests apart (spec §2, §6); everybody
+    // else sees every request of theirs in one list.
+    const partner = reader.visitor.partner ? partnerView : undefined;
+    const { requests, total } = await app.supportRequests.listForAccount(reader.accountId, {
+      verifiedEmail: reader.verifiedEmail, partner, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE,
+    });
+    const hrefOf = (n: number) => {
+      const query = new URLSearchParams();
+      if (partnerView) query.set('view', 'partner');
+      if (n > 1) query.set('page', String(n));
+      const q = query.toString();
+      return q ? `${LIST_PATH}?${q}` : LIST_PATH;
+    };
+    const pagination = kit.pagination(page, total, hrefOf);
+    if (requests.length === 0 && total > 0) return reply.redirect(hrefOf(pagination.pages), 303);
+    const names = await kit.productNames(requests.map((r) => r.product));
+    const strings = stringsFor(chrome.lang).requests;
+    const tabs: RequestsTab[] | undefined = reader.visitor.partner
+      ? [
+          { label: strings.yourRequests, href: LIST_PATH, current: !partnerView },
+          { label: strings.partnerRequests, href: `${LIST_PATH}?view=partner`, current: partnerView },
+        ]
+      : undefined;
+    return reply.page(
+      <RequestsListPage {...base} state="list" tabs={tabs} rows={requests.map((r) => kit.row(r, names))} total={total} pagination={pagination} />,
+      { cache: 'private' },
+    );
+  }
+  app.get<{ Querystring: ListQuery }>(LIST_PATH, { schema: { querystring: ListQuerySchema } }, list);
+  // `/requests/#!/SR-1` arrives as /requests/: the same page, whose script follows the hash form.
+  app.get<{ Querystring: ListQuery }>(`${LIST_PATH}/`, { schema: { querystring: ListQuerySchema } }, list);
+
+  /** The request named by the path when this visitor may read it; undefined otherwise (one answer for all). */
+  async function readable(reader: Reader, ref: string): Promise<StoredRequest | undefined> {
+    if (!reference.test(ref)) return undefined;
+    const stored = await app.supportRequests.get(ref);
+    return stored && canRead(reader, stored) ? stored : undefined;
+  }
+
+  async function detail(request: FastifyRequest, reply: FastifyReply, reader: Reader, stored: StoredRequest,
+    extra: { status?: number; notice?: string; statusError?: string; errorField?: 'status' | 'note'; note?: string } = {}) {
+    const [attachments, updates, names] = await Promise.all([
+      app.supportRequests.attachments(stored.reference), app.supportRequests.updates(stored.reference),
+      kit.productNames([stored.product]),
+    ]);
+    const path = `${LIST_PATH}/${stored.reference}`;
+    const chrome = await kit.chrome(request, { title: t.requests.detailTitle(stored.reference), path });
+    const staff = reader.visitor.staff;
+    const model: RequestDetailModel = {
+      chrome,
+      listHref: staff && !canReadAsOwner(reader, stored) ? '/staff/requests' : LIST_PATH,
+      notice: extra.notice,
+      request: {
+        reference: stored.reference, subject: stored.subject, status: stored.status,
+        product: stored.product ? names.get(stored.product) ?? stored.product : undefined,
+        version: stored.version ?? undefined, severity: stored.severity ?? undefined,
+        name: stored.name, email: stored.email, formId: stored.formId, language: stored.language,
+        createdAt: stored.createdAt.toISOString(), updatedAt: stored.updatedAt.toISOString(),
+        fields: Object.entries(stored.fields).map(([name, value]) => ({ name, value })),
+        context: Object.entries(stored.context).filter(([, v]) => typeof v === 'string' && v !== '').map(([key, value]) => ({ key, value: String(value) })),
+        attachments: attachments.map((a) => ({ id: a.id, filename: a.filename, size: a.size, href: `${path}/attachments/${a.id}` })),
+        history: updates.map((u) => ({ status: u.status, note: u.note, source: u.source, at: u.createdAt.toISOString() })),
+      },
+      delivery: staff
+        ? (await deliveriesOf(app.db, stored.reference)).map((d) => ({
+            channel: d.channel, state: d.state, attempts: d.attempts, lastError: d.lastError ?? undefined,
+            deliveredAt: d.deliveredAt?.toISOString(),
+          }))
+        : undefined,
+      statusForm: staff
+        ? {
+            action: `${path}/status`, csrf: app.formTokens.issue(`request-status:${stored.reference}`),
+            statuses: [...REQUEST_STATUSES], error: extra.statusError, errorField: extra.errorField, note: extra.note,
+          }
+        : undefined,
+    };
+    return reply.page(<RequestDetailPage {...model} />, { status: extra.status ?? 200, cache: 'private' });
+  }
+
+  const canReadAsOwner = (reader: Reader, stored: StoredRequest) => canRead({ ...reader, visitor: { ...reader.visitor, staff: false } }, stored);
+
+  app.get<{ Params: { reference: string }; Querystring: { done?: string } }>(`${LIST_PATH}/:reference`, async (request, reply) => {
+    const reader = await readerOf(app, request, config);
+    const stored = await readable(reader, request.params.reference);
+    if (!stored) return kit.requestNotFound(request, reply, reader);
+    return detail(request, reply, reader, stored, request.query.done === 'status' ? { notice: t.requests.statusSaved } : {});
+  });
+
+  // Attachments download, never display inline: a file a visitor sent is not a page of this site.
+  app.get<{ Params: { reference: string; id: string } }>(`${LIST_PATH}/:reference/attachments/:id`, async (request, reply) => {
+    const reader = await readerOf(app, request, config);
+    const stored = await readable(reader, request.params.reference);
+    const id = /^[1-9][0-9]{0,14}$/.test(request.params.id) ? Number(request.params.id) : undefined;
+    const file = stored && id !== undefined ? await app.supportRequests.attachment(stored.reference, id) : undefined;
+    if (!stored || !file) return kit.requestNotFound(request, reply, reader);
+    request.log.info({ reference: stored.reference, attachment: file.id }, 'attachment downloaded');
+    return reply.headers(attachmentHeaders(file.filename, file.contentType)).send(file.data);
+  });
+
+  // Staff set a status from the request's page (post/redirect/get); to anybody else there is no such form.
+  app.post<{ Params: { reference: string } }>(`${LIST_PATH}/:reference/status`, {
+    bodyLimit: 32 * 1024, config: { stateChanging: true },
+  }, async (request, reply) => {
+    const reader = await readerOf(app, request, config);
+    const stored = reader.visitor.staff ? await readable(reader, request.params.reference) : undefined;
+    if (!stored) return kit.requestNotFound(request, reply, reader);
+    const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
+    const status = typeof body.status === 'string' ? body.status : '';
+    const note = typeof body.note === 'string' ? body.note.trim() : '';
+    const strings = t.requests;
+    if (!app.formTokens.verify(`request-status:${stored.reference}`, body._csrf)) {
+      return detail(request, reply, reader, stored, { status: 403, statusError: strings.formExpired, note });
+    }
+    if (!isRequestStatus(status)) return detail(request, reply, reader, stored, { status: 422, statusError: strings.statusError, errorField: 'status', note });
+    if (note.length > MAX_NOTE_LENGTH) return detail(request, reply, reader, stored, { status: 422, statusError: strings.noteTooLong, errorField: 'note', note });
+    await app.supportRequests.setStatus(stored.reference, status, note, 'staff');
+    request.log.info({ reference: stored.reference, status, source: 'staff' }, 'request status set');
+    return reply.redirect(`${LIST_PATH}/${stored.reference}?done=status`, 303);
+  });
+
+  await app.register(namedContactRoutes, { config, kit });
+  await app.register(staffRoutes, { config, kit });
+  await app.register(helpdeskApi, { config });
+}

@@ -1,0 +1,74 @@
+/**
+ * The helpdesk's side (issue "Delivery to the vendor's helpdesk"): statuses come back through
+ * POST /api/requests/{reference}/status, and GET /api/requests/{reference} reads a request, both with
+ * `Authorization: Bearer HELPDESK_TOKEN`. Without the token (or with HELPDESK_TOKEN unset) every call is
+ * a 401 before anything else is looked at, so the endpoint tells nobody which references exist.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type, type Static } from 'typebox';
+import type { Config } from '../../config.ts';
+import { referencePattern } from './access.ts';
+import { REQUEST_STATUSES, MAX_NOTE_LENGTH } from './statuses.ts';
+
+export const StatusBodySchema = Type.Object({
+  status: Type.Union(REQUEST_STATUSES.map((s) => Type.Literal(s))),
+  note: Type.Optional(Type.String({ maxLength: MAX_NOTE_LENGTH })),
+}, { additionalProperties: false });
+type StatusBody = Static<typeof StatusBodySchema>;
+
+const ParamsSchema = Type.Object({ reference: Type.String({ maxLength: 100 }) });
+type Params = Static<typeof ParamsSchema>;
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** The bearer token compared in constant time (both sides hashed first, so lengths say nothing either). */
+export function bearerMatches(header: unknown, token: string | undefined): boolean {
+  if (!token || typeof header !== 'string') return false;
+  const match = /^Bearer[ ]+([\x21-\x7e]+)\s*$/i.exec(header);
+  if (!match) return false;
+  return timingSafeEqual(digest(match[1] as string), digest(token));
+}
+
+export default async function helpdeskApi(app: FastifyInstance, opts: { config: Config }) {
+  const { config } = opts;
+  const reference = referencePattern(config.requestReferencePrefix);
+  // Per client address, across both routes: a helpdesk updating many requests stays well under it.
+  const rateLimit = {
+    max: config.rateLimitMax * 10, timeWindow: config.rateLimitWindow * 1000,
+    keyGenerator: (request: FastifyRequest) => `helpdesk-api|${request.ip}`,
+  };
+
+  async function authorize(request: FastifyRequest, reply: FastifyReply) {
+    if (bearerMatches(request.headers.authorization, config.helpdeskToken)) return;
+    request.log.info({ route: request.routeOptions.url, configured: config.helpdeskToken !== undefined }, 'helpdesk call refused: no valid token');
+    return reply.code(401).header('www-authenticate', 'Bearer').send({
+      statusCode: 401, error: 'UNAUTHORIZED', message: 'A valid helpdesk token is required (Authorization: Bearer …).',
+    });
+  }
+
+  const notFound = (reply: FastifyReply) =>
+    reply.code(404).send({ statusCode: 404, error: 'NOT_FOUND', message: 'There is no request with this reference.' });
+
+  app.get<{ Params: Params }>('/api/requests/:reference', {
+    onRequest: authorize, schema: { params: ParamsSchema }, config: { rateLimit },
+  }, async (request, reply) => {
+    const ref = request.params.reference;
+    const stored = reference.test(ref) ? await app.supportRequests.get(ref) : undefined;
+    if (!stored) return notFound(reply);
+    const [attachments, updates] = await Promise.all([app.supportRequests.attachments(ref), app.supportRequests.updates(ref)]);
+    return reply.send({ ...stored, attachments, updates });
+  });
+
+  app.post<{ Params: Params; Body: StatusBody }>('/api/requests/:reference/status', {
+    onRequest: authorize, bodyLimit: 16 * 1024, schema: { params: ParamsSchema, body: StatusBodySchema }, config: { rateLimit },
+  }, async (request, reply) => {
+    const ref = request.params.reference;
+    const { status } = request.body;
+    const note = request.body.note?.trim() ?? '';
+    const found = reference.test(ref) && await app.supportRequests.setStatus(ref, status, note, 'helpdesk');
+    if (!found) return notFound(reply);
+    request.log.info({ reference: ref, status, source: 'helpdesk' }, 'request status set');
+    return reply.code(200).send({ reference: ref, status, note });
+  });
+}

@@ -1,0 +1,146 @@
+/**
+ * Following requests in a real browser, with JavaScript off and on: a signed-in customer's list and a
+ * request's page, the legacy `#!/` link, named contacts, the staff list, and axe (WCAG 2.2 A/AA) on
+ * every state: the list, the empty list, the sign-in prompt, a request, named contacts (with errors), the
+ * staff list and the 404.
+ */
+import t, { type Test } from 'tap';
+import type { Browser, Page } from 'playwright-core';
+import { axeViolations, servePublic } from './browser.ts';
+import { SAMPLE_CONTENT } from '../helpers/build.ts';
+import { ADA, SESSION_SECRET, sealed } from '../identity/helpers.ts';
+import { STAFF, sendRequest } from '../support/requests-helpers.ts';
+import type { SessionUser } from '../../server/identity/types.ts';
+
+async function pageAs(browser: Browser, base: string, cookie: string | undefined, javaScript: boolean): Promise<Page> {
+  const context = await browser.newContext({ javaScriptEnabled: javaScript });
+  if (cookie) await context.addCookies([{ name: 'sp_session', value: cookie.slice('sp_session='.length), url: base, httpOnly: true, sameSite: 'Lax' }]);
+  return context.newPage();
+}
+
+async function audit(t: Test, page: Page, what: string) {
+  t.same(await axeViolations(page), [], `${what}: no WCAG A/AA violations`);
+  t.equal(await page.locator('h1').count(), 1, `${what}: one heading 1`);
+}
+
+t.test('following requests in a browser', async (t) => {
+  const { base, browser, app } = await servePublic(t, { contentDir: SAMPLE_CONTENT, env: { SESSION_SECRET, STAFF_EMAIL_DOMAIN: 'fernhollow.example' } });
+  const older = await sendRequest(app, ADA, { subject: 'Board columns vanish', product: 'tracklight-cloud' });
+  const newer = await sendRequest(app, ADA, {
+    subject: 'Import fails', fields: { description: 'The import stops at 40%.', severity: 'high' },
+    context: { pageUrl: '/tracklight-cloud/docs/get-started', productName: 'Tracklight' },
+    attachments: [{ filename: 'import.log', contentType: 'text/plain', data: Buffer.from('stopped\n') }],
+  });
+  const ada = sealed(app, ADA);
+  const nobody = sealed(app, { ...ADA, sub: 'acct-empty', email: 'empty@customer.example', name: 'Emma Empty' } as SessionUser);
+  const staff = sealed(app, STAFF);
+
+  for (const javaScript of [false, true]) {
+    t.test(`when JavaScript is ${javaScript ? 'available' : 'unavailable'}`, async (t) => {
+      const page = await pageAs(browser, base, ada, javaScript);
+      await page.goto(`${base}/requests`);
+      t.equal(await page.locator('h1').textContent(), 'My support requests', 'the title from the content entry');
+      const rows = page.locator('.requests-table tbody tr');
+      t.equal(await rows.count(), 2);
+      t.match(await rows.first().textContent(), 'Import fails', 'newest first');
+      if (javaScript) await audit(t, page, 'the list');
+      await page.getByRole('link', { name: newer }).click();
+      await page.waitForLoadState();
+      t.equal(new URL(page.url()).pathname, `/requests/${newer}`);
+      t.match(await page.locator('h1').textContent(), 'Import fails');
+      t.equal(await page.getByRole('link', { name: 'Download import.log' }).count(), 1);
+      if (javaScript) await audit(t, page, 'a request');
+
+      // Named contacts: an error first (kept values), then added.
+      await page.goto(`${base}/named-contact`);
+      await page.getByLabel('Name', { exact: true }).fill('Grace Hopper');
+      await page.getByLabel('E-mail', { exact: true }).fill('not an address');
+      await page.getByRole('button', { name: 'Add contact' }).click();
+      await page.waitForLoadState();
+      t.equal(await page.getByRole('alert').count(), 1, 'the error summary');
+      t.equal(await page.getByLabel('Name', { exact: true }).inputValue(), 'Grace Hopper', 'what was typed is kept');
+      if (javaScript) await audit(t, page, 'named contacts with errors');
+      await page.getByLabel('E-mail', { exact: true }).fill(javaScript ? 'grace@customer.example' : 'grace.nojs@customer.example');
+      await page.getByRole('button', { name: 'Add contact' }).click();
+      await page.waitForLoadState();
+      t.match(await page.getByRole('status').first().textContent(), 'The contact was added.');
+      t.equal(await page.getByRole('button', { name: 'Remove Grace Hopper' }).count(), 1);
+      if (javaScript) await audit(t, page, 'named contacts');
+      await page.getByRole('button', { name: 'Remove Grace Hopper' }).click();
+      await page.waitForLoadState();
+      t.match(await page.getByRole('status').first().textContent(), 'The contact was removed.');
+      await page.context().close();
+    });
+  }
+
+  t.test('the legacy #! form of /requests links becomes the path', async (t) => {
+    const page = await pageAs(browser, base, ada, true);
+    const blocked: string[] = [];
+    page.on('console', (m) => { if (/Content Security Policy|Refused to execute/i.test(m.text())) blocked.push(m.text()); });
+    for (const from of [`/requests#!/${older}`, `/requests/#!/${older}`]) {
+      await page.goto(base + from);
+      await page.waitForURL(`**/requests/${older}`);
+      t.equal(new URL(page.url()).pathname, `/requests/${older}`, `${from} opens the request`);
+      t.match(await page.locator('h1').textContent(), 'Board columns vanish');
+    }
+    await page.goto(`${base}/requests#!/`);
+    await page.waitForURL(`${base}/requests`);
+    t.equal(new URL(page.url()).pathname, '/requests', '#!/ alone is the list');
+    await page.goto(`${base}/requests#!/..%2F..%2Fauth`);
+    t.equal(new URL(page.url()).pathname, '/requests', 'nothing but a reference-like path is followed');
+    t.same(blocked, [], 'the inline script runs under the page\'s CSP');
+    await page.context().close();
+  });
+
+  t.test('signed out, sign in from the page and come back to it (JavaScript off)', async (t) => {
+    // Sent signed out from the demo customer's address: theirs once they sign in with it (verified by the provider).
+    const sent = await sendRequest(app, { email: 'casey.customer@example.com' }, { subject: 'Asked before signing in' });
+    const page = await pageAs(browser, base, undefined, false);
+    await page.goto(`${base}/requests`);
+    await page.locator('main').getByRole('link', { name: 'Sign in' }).click();
+    await page.waitForLoadState();
+    await page.getByLabel('E-mail').fill('casey.customer@example.com');
+    await page.getByLabel('Password').fill('demo-customer-2026');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForLoadState();
+    t.equal(new URL(page.url()).pathname, '/requests', 'back on View requests');
+    t.equal(await page.getByRole('link', { name: sent }).count(), 1, 'the request sent signed out is listed');
+    await page.context().close();
+  });
+
+  t.test('axe on the other states: empty, signed out, staff list, 404', async (t) => {
+    const empty = await pageAs(browser, base, nobody, true);
+    await empty.goto(`${base}/requests`);
+    t.equal(await empty.getByRole('link', { name: 'Contact support', exact: true }).count(), 1);
+    await audit(t, empty, 'the empty list');
+    await empty.context().close();
+
+    const anonymous = await pageAs(browser, base, undefined, true);
+    await anonymous.goto(`${base}/requests`);
+    t.match(await anonymous.getByRole('link', { name: 'Sign in' }).last().getAttribute('href'), 'continue=%2Frequests');
+    await audit(t, anonymous, 'the sign-in prompt');
+    await anonymous.goto(`${base}/requests/${older}`);
+    await audit(t, anonymous, 'a request signed out (404)');
+    await anonymous.goto(`${base}/named-contact`);
+    await audit(t, anonymous, 'named contacts signed out');
+    await anonymous.context().close();
+
+    for (const javaScript of [true, false]) {
+      const page = await pageAs(browser, base, staff, javaScript);
+      await page.goto(`${base}/staff/requests`);
+      t.equal(await page.locator('.requests-table tbody tr').count(), 3, 'every request');
+      if (javaScript) await audit(t, page, 'the staff list');
+      await page.getByLabel('Product').selectOption('tracklight-cloud');
+      await page.getByRole('button', { name: 'Filter' }).click();
+      await page.waitForLoadState();
+      t.equal(await page.locator('.requests-table tbody tr').count(), 1, `filtered by product (JavaScript ${javaScript ? 'on' : 'off'})`);
+      t.match(new URL(page.url()).search, 'product=tracklight-cloud');
+      await page.goto(`${base}/requests/${newer}`);
+      t.equal(await page.getByRole('heading', { name: 'Delivery to the helpdesk' }).count(), 1);
+      if (javaScript) await audit(t, page, 'a request as staff');
+      await page.goto(`${base}/requests/SR-1`);
+      if (javaScript) await audit(t, page, 'an unknown request (404)');
+      await page.context().close();
+    }
+  });
+});
