@@ -7,7 +7,8 @@ import { LinkOptionsError, RichTextError } from './problems.ts';
 import { buildLink } from './links.ts';
 import { textOf, plainText, type Document } from './rich-text.ts';
 import type { LoadedEntry } from './load.ts';
-import type { Context, Product, Page, EntryKind } from './schemas.ts';
+import type { Context, Product, Page, EntryKind, Form } from './schemas.ts';
+import { formProblems } from './forms.ts';
 import { checkDocument, headingAnchors, renderRichText, type LinkList, type LinkedEntry } from '../../views/rich-text/rich-text.tsx';
 
 export interface EntryRow {
@@ -126,6 +127,7 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[]): Impo
           refs(entry, 'resourceCards', ['resourceCard'], 'resource card');
           refs(entry, 'relatedApps', ['product'], 'product');
           if (f.featuredContent) ref(entry, ['featuredContent'], ['featuredContent'], 'featured content');
+          if (f.form) ref(entry, ['form'], ['form'], 'form');
           const pageType = f.pageType as Page['pageType'];
           const needsContext = ['productLanding', 'productSupport', 'documentedProduct', 'kbHome'].includes(pageType);
           if (needsContext && !f.context) fail(entry, ['context'], `is required for ${pageType} pages`);
@@ -148,6 +150,13 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[]): Impo
         break;
       case 'resourceCard':
         refs(entry, 'relatedApps', ['product'], 'product');
+        break;
+      case 'form':
+        // Checked further only once its shape is right (the schema's problems are reported already).
+        if (Array.isArray(f.fields) && f.fields.every((x) => x && typeof x === 'object' && typeof (x as { name?: unknown }).name === 'string'
+          && (!(x as { options?: unknown }).options || Array.isArray((x as { options?: unknown }).options)))) {
+          for (const p of formProblems(f as unknown as Form)) fail(entry, p.path, p.reason);
+        }
         break;
       default:
         break;
