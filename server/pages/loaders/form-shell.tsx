@@ -33,7 +33,8 @@ export const formShellLoader = (ctx: LoaderContext): Loader => async (request, e
     const model = await formPageModel(ctx.app, request, c, target, prepared, about, {}, ctx.config, {
       partnerPortalHref: shell === 'partnerContact' ? c.siteLinks.partnerPortal : undefined, otherContacts: others,
     });
-    return { view: <SupportFormPage {...model} />, cache: 'private' };
+    // Hot contact's sign-in prompt has no form: the same for every anonymous visitor, so shared.
+    return { view: <SupportFormPage {...model} />, ...(model.form ? { cache: 'private' as const } : {}) };
   }
   return {
     view: <FormShellPage chrome={c} kind={shell} title={entry.title ?? ''} tagline={page.tagline}
