@@ -74,12 +74,14 @@ export async function aboutOf(app: FastifyInstance, page: unknown, reason: unkno
       about.context.pageUrl = path;
       about.context.pageId = entry.id;
       about.hidden.page = path;
-      if (entry.productId) {
-        const product = (await productChoices(app)).find((p) => p.id === entry.productId);
-        if (product) {
-          about.context.productName = product.label;
-          about.productId = product.id;
-        }
+      const product = entry.productId ? (await productChoices(app)).find((p) => p.id === entry.productId) : undefined;
+      if (product) {
+        about.context.productName = product.label;
+        about.productId = product.id;
+      } else if (entry.contextId) {
+        // A knowledge-base article names its product family through its context.
+        const name = (await app.content.byId(entry.contextId, { preview: false }))?.fields.productName;
+        if (typeof name === 'string') about.context.productName = name;
       }
     }
   }
