@@ -150,7 +150,6 @@ export const en = {
       medium: 'Medium: something works only partly',
       low: 'Low: a question or a minor problem',
     },
-    aboutPage: 'About this page',
     pageLabel: 'Page',
     productLabel: 'Product',
     reasonLabel: 'Your feedback',

@@ -147,7 +147,6 @@ export const ja: Strings = {
       medium: '中: 一部のみ動作する',
       low: '低: 質問または軽微な問題',
     },
-    aboutPage: 'このページについて',
     pageLabel: 'ページ',
     productLabel: '製品',
     reasonLabel: 'フィードバック',

@@ -96,7 +96,7 @@ export function SupportFormPage(model: SupportFormModel) {
               <input type="text" id="field-website" name="website" defaultValue="" tabIndex={-1} autoComplete="off" />
             </div>
             {about && (about.page || about.product || about.reason) ? (
-              <dl className="form-about" aria-label={t.aboutPage}>
+              <dl className="form-about">
                 {about.page ? <><dt>{t.pageLabel}</dt><dd>{about.page}</dd></> : null}
                 {about.product ? <><dt>{t.productLabel}</dt><dd>{about.product}</dd></> : null}
                 {about.reason ? <><dt>{t.reasonLabel}</dt><dd>{about.reason}</dd></> : null}
