@@ -181,8 +181,10 @@ export default async function formRoutes(app: FastifyInstance, { config }: { con
       errors.sort((a, b) => order.indexOf(a.field) - order.indexOf(b.field));
       return again(request, reply, target, prepared, 422, { ...keep, errors }, about);
     }
-    // REQUEST_RATE_LIMIT per hour, per client network and per account (counted only for requests about to be stored).
-    const counts = await Promise.all([
+    // REQUEST_RATE_LIMIT per hour, per client network and per account: counted for requests about to be
+    // stored, not for a form sent again (a reload, a double click), which finds the request it made.
+    const resent = await app.supportRequests.hasSubmission(submission).catch(() => false);
+    const counts = resent ? [] : await Promise.all([
       count(`support-request:network:${app.visitorIds.networkKey(request.ip)}`),
       ...(user ? [count(`support-request:account:${user.sub}`)] : []),
     ]);

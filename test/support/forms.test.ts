@@ -78,6 +78,13 @@ t.test('support forms', async (t) => {
     t.same([a.statusCode, b.statusCode, c.statusCode], [303, 303, 303]);
     t.equal(new Set([a, b, c].map((r) => r.headers.location?.split('?')[0])).size, 1, 'the same reference each time');
     t.equal(await count(), before + 1, 'one request stored');
+    // A form sent again is counted once against the hourly limit (3): two more new requests still go through.
+    const other = nextAddress();
+    const once = { ...formOf(await app.inject('/contact')), ...CONTACT };
+    for (let i = 0; i < 4; i++) t.equal((await post(app, '/contact', once, { ip: other })).statusCode, 303);
+    for (const subject of ['Another request', 'And one more']) {
+      t.equal((await post(app, '/contact', { ...formOf(await app.inject('/contact')), ...CONTACT, subject }, { ip: other })).statusCode, 303);
+    }
   });
 
   t.test('the same submission key with other contents is refused and asks to send again', async (t) => {
