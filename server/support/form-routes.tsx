@@ -26,6 +26,7 @@ import { formsById } from './forms/definition.ts';
 /** Where the confirmation lives: /request-sent/{reference}?token=… */
 export const SENT_PATH = '/request-sent';
 const HOUR_MS = 60 * 60 * 1000;
+export const URLENCODED_LIMIT = 512 * 1024;
 /** A submission key as the form page makes them (a UUID), or anything of that shape and size. */
 const SUBMISSION_KEY = /^[A-Za-z0-9-]{16,64}$/;
 
@@ -246,9 +247,10 @@ export default async function formRoutes(app: FastifyInstance, { config }: { con
     return reply.header('cache-control', 'no-store').redirect(`${SENT_PATH}/${stored.reference}?token=${encodeURIComponent(token)}`, 303);
   }
 
-  const bodyLimit = Math.max(256 * 1024, rules.maxFiles * (rules.maxBytes + 16 * 1024) + 256 * 1024);
   const routeOptions = {
-    bodyLimit,
+    // An urlencoded form: its longest text (20 000 characters, up to 9 bytes each percent-encoded) and
+    // the rest. A multipart body is bounded by busboy's limits above instead (files × size, fields × size).
+    bodyLimit: URLENCODED_LIMIT,
     config: { stateChanging: { crossSiteMessage: 'Support requests can only be sent from this site.' } },
   };
   // Every form posts to its own page: the contact pages live at paths the content chooses.

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { PassThrough } from 'node:stream';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { build, failing, testDb, SAMPLE_CONTENT } from '../helpers/build.ts';
 import { ADA, SESSION_SECRET, sealed } from '../identity/helpers.ts';
@@ -19,9 +20,12 @@ const nextAddress = () => `10.${Math.floor(++network / 250)}.${network % 250}.7`
 
 t.test('support forms', async (t) => {
   const db = await testDb(t);
+  const logStream = new PassThrough();
+  let logs = '';
+  logStream.on('data', (chunk: Buffer) => { logs += chunk.toString(); });
   const app = await build(t, {
-    contentDir: SAMPLE_CONTENT, db: failing(db, () => down),
-    env: { SESSION_SECRET, REQUEST_RATE_LIMIT: '3', RATE_LIMIT_MAX: '1000', ATTACHMENT_MAX_FILES: '2', ATTACHMENT_MAX_BYTES: '2048' },
+    contentDir: SAMPLE_CONTENT, db: failing(db, () => down), logStream,
+    env: { SESSION_SECRET, LOG_LEVEL: 'info', ACCESS_LOG: 'info', REQUEST_RATE_LIMIT: '3', RATE_LIMIT_MAX: '1000', ATTACHMENT_MAX_FILES: '2', ATTACHMENT_MAX_BYTES: '2048' },
   });
   const ada = sealed(app, ADA);
   const bob = sealed(app, BOB);
@@ -355,6 +359,22 @@ t.test('support forms', async (t) => {
       { pageUrl: TOPIC, feedbackReason: 'not-clear', productName: 'Tracklight Cloud' });
     const odd = await app.inject('/contact?page=%2Fno%2Fsuch%2Fpage&reason=because');
     t.notMatch(odd.body, 'class="form-about"', 'an unknown page or reason fills in nothing');
+  });
+
+  t.test('body limits: an urlencoded form over 512 KB is refused before it is read', async (t) => {
+    const res = await post(app, '/contact', { ...formOf(await app.inject('/contact')), ...CONTACT, description: 'x'.repeat(600 * 1024) }, { ip: nextAddress() });
+    t.equal(res.statusCode, 413);
+    const fields = await postMultipart(app, '/contact', { ...formOf(await app.inject('/contact')), ...CONTACT, description: 'y'.repeat(200 * 1024) }, [], nextAddress());
+    t.equal(fields.statusCode, 422, 'a multipart field over its size is cut, so it is too long');
+    t.match(fields.body, '“What is happening?” must be 10000 characters or fewer');
+  });
+
+  t.test('the log says what happened to each submission, with no e-mail address', async (t) => {
+    const lines = logs.trim().split('\n').map((l) => JSON.parse(l) as { msg: string; reference?: string });
+    t.ok(lines.some((l) => l.msg === 'support request stored' && /^SR-\d+$/.test(l.reference ?? '')), 'stored requests are logged by reference');
+    t.ok(lines.some((l) => l.msg === 'support request not stored'), 'a request the database could not store is logged as an error');
+    t.ok(lines.some((l) => l.msg === 'support form refused: honeypot filled'));
+    t.notMatch(logs, /@customer\.example|@evil\.example|Ada Lovelace|Vera Visitor/, 'no address or name of a visitor');
   });
 
   t.test('a POST to a page without a form, or to nothing, is not a form', async (t) => {
