@@ -22,6 +22,7 @@ import {
   type FormState, type FormTarget, type Prepared,
 } from './forms/page.tsx';
 import { formsById } from './forms/definition.ts';
+import { FIXED_PATHS, FORM_PAGE_TYPES } from '../content/resolve.ts';
 
 /** Where the confirmation lives: /request-sent/{reference}?token=… */
 export const SENT_PATH = '/request-sent';
@@ -253,8 +254,13 @@ export default async function formRoutes(app: FastifyInstance, { config }: { con
     bodyLimit: URLENCODED_LIMIT,
     config: { stateChanging: { crossSiteMessage: 'Support requests can only be sent from this site.' } },
   };
-  // Every form posts to its own page: the contact pages live at paths the content chooses.
-  app.post('/*', routeOptions, submit);
+  // Every form posts to its own page: a form page lives at its type's path, or under a language segment
+  // (/ja/contact), which the import checks; any other page at these paths answers 405 as before.
+  for (const type of FORM_PAGE_TYPES) {
+    const path = FIXED_PATHS[type as keyof typeof FIXED_PATHS] as string;
+    app.post(path, routeOptions, submit);
+    app.post(`/:locale${path}`, routeOptions, submit);
+  }
   app.post(REPORT_PROBLEM_PATH, routeOptions, submit);
 
   // The report-a-problem page (spec §7 issue collector): ?page= names the page it is about.

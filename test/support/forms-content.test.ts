@@ -81,4 +81,12 @@ t.test('a form file is imported, and a broken one is refused with every problem 
   const third = await importContent(db, dir).then(() => undefined, (e: unknown) => e);
   t.same((third as ContentError).problems.map(formatProblem), ['pages/contact.yaml:4: form: form "no-such-form" does not exist'],
     'a page naming a missing form');
+
+  await writeFile(join(dir, 'pages/contact.yaml'), 'id: contact\npageType: contact\ntitle: Contact\npath: /help/me/contact-us\nform: ask-form\n');
+  await writeFile(join(dir, 'pages/legal.yaml'), 'id: legal-form\npageType: legal\npath: /legal/x\ntitle: Legal\nform: ask-form\n');
+  const fourth = await importContent(db, dir).then(() => undefined, (e: unknown) => e);
+  t.same((fourth as ContentError).problems.map(formatProblem).sort(), [
+    'pages/contact.yaml:4: path: a contact page with a form lives at /contact, or under one language segment (/ja/contact)',
+    'pages/legal.yaml:5: form: only contact, hotContact, partnerContact, statusPageContact, fileDownload pages carry a form, not legal',
+  ], 'a form page lives where its form can post');
 });

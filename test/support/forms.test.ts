@@ -378,8 +378,11 @@ t.test('support forms', async (t) => {
   });
 
   t.test('a POST to a page without a form, or to nothing, is not a form', async (t) => {
-    t.equal((await post(app, TOPIC, { a: 'b' }, { ip: nextAddress() })).statusCode, 405);
-    t.equal((await post(app, '/no/such/page', { a: 'b' }, { ip: nextAddress() })).statusCode, 404);
+    const topic = await post(app, TOPIC, { a: 'b' }, { ip: nextAddress() });
+    t.equal(topic.statusCode, 405);
+    t.equal(topic.headers.allow, 'GET, HEAD', 'other pages still say what they allow');
+    t.equal((await app.inject({ method: 'DELETE', url: '/contact' })).headers.allow, 'GET, HEAD, POST');
+    t.equal((await post(app, '/de/contact', { a: 'b' }, { ip: nextAddress() })).statusCode, 404, 'no page there');
   });
 });
 
