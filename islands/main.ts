@@ -5,11 +5,13 @@
  * has finished, then 'true', or 'failed'.
  */
 import { enhanceSearch } from './search.ts';
+import { enhanceSupportForm } from './support-form.ts';
 
 type Enhancer = (element: HTMLElement) => void | Promise<void>;
 
 const islands: Record<string, Enhancer> = {
   search: enhanceSearch,
+  'support-form': enhanceSupportForm,
 };
 
 export function enhanceAll(root: ParentNode = document): void {

@@ -172,6 +172,8 @@ export interface FeedbackModel {
   returnTo: string;
   csrfToken: string;
   state: 'ask' | 'reasons' | 'thanks';
+  /** After 'No' and a reason: the contact form about this page, with the page, product and reason filled in. */
+  contactHref?: string | undefined;
 }
 
 /** The reasons offered after 'No' (spec §8), by the value the form posts; their words are in the catalogue (views/i18n). */

@@ -7,7 +7,8 @@ import { LinkOptionsError, RichTextError } from './problems.ts';
 import { buildLink } from './links.ts';
 import { textOf, plainText, type Document } from './rich-text.ts';
 import type { LoadedEntry } from './load.ts';
-import type { Context, Product, Page, EntryKind } from './schemas.ts';
+import type { Context, Product, Page, EntryKind, Form } from './schemas.ts';
+import { formProblems } from './forms.ts';
 import { checkDocument, headingAnchors, renderRichText, type LinkList, type LinkedEntry } from '../../views/rich-text/rich-text.tsx';
 
 export interface EntryRow {
@@ -50,11 +51,14 @@ export interface ImportPlan {
 const PAGE_KINDS = new Set<EntryKind>(['topic', 'topicSet', 'collection', 'kbArticle', 'page']);
 
 /** Fixed paths of page types that live at one place on the site. */
-const FIXED_PATHS: Partial<Record<Page['pageType'], string>> = {
+export const FIXED_PATHS: Partial<Record<Page['pageType'], string>> = {
   home: '/', searchResults: '/search-results', contact: '/contact', hotContact: '/hot-contact',
   partnerContact: '/partnercontact', statusPageContact: '/statuspage-contact', myRequests: '/requests',
   fileDownload: '/file-download',
 };
+
+/** Page types that may carry a built-in support form (server/support/forms/). */
+export const FORM_PAGE_TYPES: readonly string[] = ['contact', 'hotContact', 'partnerContact', 'statusPageContact', 'fileDownload'];
 
 export function compareVersions(a: string, b: string): number {
   const pa = a.split('.').map(Number);
@@ -126,7 +130,17 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[]): Impo
           refs(entry, 'resourceCards', ['resourceCard'], 'resource card');
           refs(entry, 'relatedApps', ['product'], 'product');
           if (f.featuredContent) ref(entry, ['featuredContent'], ['featuredContent'], 'featured content');
+          }
           const pageType = f.pageType as Page['pageType'];
+          if (f.form) {
+            ref(entry, ['form'], ['form'], 'form');
+            // A form posts to its page's own path, and the form routes answer at these shapes only.
+            const fixed = FORM_PAGE_TYPES.includes(pageType) ? FIXED_PATHS[pageType] : undefined;
+            const path = typeof f.path === 'string' ? f.path : fixed;
+            if (!fixed) fail(entry, ['form'], `only ${FORM_PAGE_TYPES.join(', ')} pages carry a form, not ${pageType}`);
+            else if (path !== fixed && !new RegExp(`^/[a-z0-9_-]+${fixed}$`).test(path ?? '')) {
+              fail(entry, ['path'], `a ${pageType} page with a form lives at ${fixed}, or under one language segment (/ja${fixed})`);
+            }
           const needsContext = ['productLanding', 'productSupport', 'documentedProduct', 'kbHome'].includes(pageType);
           if (needsContext && !f.context) fail(entry, ['context'], `is required for ${pageType} pages`);
           if (pageType === 'legal' && !f.path) fail(entry, ['path'], 'is required for legal pages');
@@ -148,6 +162,13 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[]): Impo
         break;
       case 'resourceCard':
         refs(entry, 'relatedApps', ['product'], 'product');
+        break;
+      case 'form':
+        // Checked further only once its shape is right (the schema's problems are reported already).
+        if (Array.isArray(f.fields) && f.fields.every((x) => x && typeof x === 'object' && typeof (x as { name?: unknown }).name === 'string'
+          && (!(x as { options?: unknown }).options || Array.isArray((x as { options?: unknown }).options)))) {
+          for (const p of formProblems(f as unknown as Form)) fail(entry, p.path, p.reason);
+        }
         break;
       default:
         break;

@@ -259,6 +259,8 @@ export const PageSchema = Type.Object({
   featuredContent: Type.Optional(Ref),
   versions: Type.Optional(Type.Array(VersionNumber, { minItems: 1 })),
   supportForm: Type.Optional(Type.Object({ authenticated: Url, unauthenticated: Url }, { additionalProperties: false })),
+  /** The built-in support form of a contact or file-download page (a `forms/` entry). */
+  form: Type.Optional(Ref),
   searchOptions: Type.Optional(Type.Object({
     filters: Type.Optional(Type.Object({
       platforms: Type.Optional(Type.Array(Str)), contentTypes: Type.Optional(Type.Array(Str)), categories: Type.Optional(Type.Array(Str)),
@@ -268,6 +270,51 @@ export const PageSchema = Type.Object({
   confluencePageId: Type.Optional(Str),
 }, { additionalProperties: false });
 export type Page = Static<typeof PageSchema>;
+
+/** Text in another page language than English, e.g. `{ ja-JP: … }`. */
+const Translations = Type.Object({ 'ja-JP': Type.Optional(Str) }, { additionalProperties: false });
+
+export const FormFieldTypeSchema = Type.Union([
+  'text', 'longText', 'email', 'select', 'product', 'version', 'severity', 'checkbox', 'file',
+].map((t) => Type.Literal(t)));
+export type FormFieldType = Static<typeof FormFieldTypeSchema>;
+
+/** One field of a support form, with its words and its rules. */
+export const FormFieldSchema = Type.Object({
+  name: Type.String({ pattern: '^[a-z][a-zA-Z0-9]*$', maxLength: 40, description: 'the posted name, camelCase' }),
+  type: FormFieldTypeSchema,
+  label: Str,
+  labels: Type.Optional(Translations),
+  help: Type.Optional(Str),
+  helps: Type.Optional(Translations),
+  /** Who is asked: anonymous visitors only (their e-mail, their name), signed-in only, or everyone (default). */
+  audience: Type.Optional(Type.Union([Type.Literal('everyone'), Type.Literal('anonymous'), Type.Literal('signedIn')])),
+  required: Type.Optional(Type.Boolean()),
+  minLength: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000 })),
+  maxLength: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000 })),
+  /** A regular expression the whole value must match (text fields). */
+  pattern: Type.Optional(Str),
+  /** Allowed values of a select field, with their words. */
+  options: Type.Optional(Type.Array(Type.Object({
+    value: Type.String({ minLength: 1, maxLength: 100 }), label: Str, labels: Type.Optional(Translations),
+  }, { additionalProperties: false }), { minItems: 1 })),
+}, { additionalProperties: false });
+export type FormField = Static<typeof FormFieldSchema>;
+
+/** A support form (issue 'Forms that work without JavaScript'): the fields a contact page asks for. */
+export const FormSchema = Type.Object({
+  id: Id,
+  title: Str,
+  titles: Type.Optional(Translations),
+  intro: Type.Optional(Str),
+  intros: Type.Optional(Translations),
+  /** The field whose value is the request's subject; without one, the form's title. */
+  subjectField: Type.Optional(Type.String({ minLength: 1 })),
+  submitLabel: Type.Optional(Str),
+  submitLabels: Type.Optional(Translations),
+  fields: Type.Array(FormFieldSchema, { minItems: 1, maxItems: 40 }),
+}, { additionalProperties: false });
+export type Form = Static<typeof FormSchema>;
 
 export const MediaSchema = Type.Object({ id: Id, image: Type.Object({ url: ImageUrl }, { additionalProperties: false }), altTag: Type.String() }, { additionalProperties: false });
 export type Media = Static<typeof MediaSchema>;
@@ -287,6 +334,7 @@ export const ENTRY_KINDS = {
   featuredContent: { folder: 'featured', schema: FeaturedContentSchema, body: false },
   media: { folder: 'media', schema: MediaSchema, body: false },
   fragment: { folder: 'fragments', schema: FragmentSchema, body: true },
+  form: { folder: 'forms', schema: FormSchema, body: false },
 } as const satisfies Record<string, { folder: string; schema: TSchema; body: boolean }>;
 export type EntryKind = keyof typeof ENTRY_KINDS | 'header' | 'metadata';
 

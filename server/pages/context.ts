@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { StoredEntry } from '../content/store.ts';
 import type { BodyProps } from '../../views/parts/body.tsx';
 import type { SafeHtml } from '../../views/rich-text/safe-html.tsx';
-import type { ContactBlockModel, FeedbackModel, Chrome } from '../../views/view-model.ts';
+import { FEEDBACK_REASONS, type ContactBlockModel, type FeedbackModel, type Chrome } from '../../views/view-model.ts';
 
 const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 
@@ -26,13 +26,18 @@ export function bodyOf(entry: StoredEntry, preview: boolean): BodyProps | null {
 }
 
 export function feedbackModel(app: FastifyInstance, request: FastifyRequest, entry: StoredEntry, path: string): FeedbackModel {
-  const state = (request.query as { feedback?: unknown }).feedback;
+  const { feedback: state, reason } = request.query as { feedback?: unknown; reason?: unknown };
+  // 'No' with a reason offers the contact form about this page (its product is found from the page there).
+  const known = FEEDBACK_REASONS.find((r) => r.value === reason);
+  const contact = entry.language === 'ja-JP' ? '/ja/contact' : '/contact';
   return {
     action: '/feedback',
     entryId: entry.id,
     returnTo: path,
     csrfToken: app.formTokens.issue(`feedback:${entry.id}`),
     state: state === 'reasons' || state === 'thanks' ? state : 'ask',
+    contactHref: state === 'thanks' && known
+      ? `${contact}?${new URLSearchParams({ page: path, reason: known.value }).toString()}` : undefined,
   };
 }
 

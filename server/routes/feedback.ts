@@ -78,7 +78,7 @@ export default async function feedback(app: FastifyInstance) {
       );
     });
     request.log.info({ entryId, helpful, reason, established }, 'feedback stored');
-    const next = helpful === 'no' && !reason ? 'reasons' : 'thanks';
+    const next = helpful === 'no' && !reason ? 'reasons' : helpful === 'no' ? `thanks&reason=${reason}` : 'thanks';
     return reply.header('cache-control', 'no-store').redirect(`${route.path}?feedback=${next}#feedback`, 303);
   });
 }

@@ -58,7 +58,7 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
     reply.page(loaded.view, {
       status: loaded.status ?? 200,
       // A signed-in visitor's page is made private by reply.page itself (it carries the session cookie).
-      cache: preview ? 'private' : 'public',
+      cache: preview || loaded.cache === 'private' ? 'private' : 'public',
     });
   // Pages that are the same for every visitor, signed in or not (not found, version not found).
   const sendShared = (reply: FastifyReply, loaded: Loaded) => reply.page(loaded.view, { status: loaded.status ?? 200, cache: 'public' });

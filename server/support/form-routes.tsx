@@ -1,5 +1,296 @@
-import type { FastifyInstance } from 'fastify';
+/**
+ * The support forms' POSTs and their confirmation (issue 'Forms that work without JavaScript', 'Errors
+ * and safety'): every form posts to its own page's path. Invalid input comes back 422 with every value
+ * kept; a refusal (expired form, honeypot, rate limit, a reused key, the database away) comes back with
+ * what was typed and says what happened; a stored request answers 303 to a confirmation page that shows
+ * its reference. Nothing is acknowledged that was not committed.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
 import type { Config } from '../config.ts';
+import { HttpError } from '../http/http-error.ts';
+import { loaderContext } from '../pages/loaders/shared.ts';
+import { databaseStore } from '../plugins/rate-limit.ts';
+import { SupportFormPage, type SupportFormModel } from '../../views/pages/support/support-form-page.tsx';
+import { RequestSentPage } from '../../views/pages/support/request-sent-page.tsx';
+import { stringsFor } from '../../views/i18n/catalogue.tsx';
+import { SubmissionKeyConflict, type NewAttachment, type NewRequest } from './store.ts';
+import { checkForm, one, type FieldError, type Posted } from './forms/validate.ts';
+import { fileProblem, sizeText, storedAttachment } from './forms/attachments.ts';
+import {
+  aboutOf, formPageModel, langOf, prepare, targetOf, REPORT_PROBLEM_FORM, REPORT_PROBLEM_PATH,
+  type FormState, type FormTarget, type Prepared,
+} from './forms/page.tsx';
+import { formsById } from './forms/definition.ts';
+import { FIXED_PATHS, FORM_PAGE_TYPES } from '../content/resolve.ts';
 
-/** The contact, hot-contact, partner, status-page, file-download and report-a-problem forms. */
-export default async function formRoutes(_app: FastifyInstance, _opts: { config: Config }) {}
+/** Where the confirmation lives: /request-sent/{reference}?token=… */
+export const SENT_PATH = '/request-sent';
+const HOUR_MS = 60 * 60 * 1000;
+export const URLENCODED_LIMIT = 512 * 1024;
+/** A submission key as the form page makes them (a UUID), or anything of that shape and size. */
+const SUBMISSION_KEY = /^[A-Za-z0-9-]{16,64}$/;
+
+interface ParsedBody {
+  posted: Posted;
+  attachments: NewAttachment[];
+  fileErrors: FieldError[];
+  /** Whether files were chosen: they must be chosen again when the form comes back. */
+  hadFiles: boolean;
+}
+
+export default async function formRoutes(app: FastifyInstance, { config }: { config: Config }) {
+  const ctx = loaderContext(app, config);
+  const rules = { maxFiles: config.attachmentMaxFiles, maxBytes: config.attachmentMaxBytes, types: config.attachmentTypes };
+  // Busboy's own limits bound a multipart body: a few extra file parts are read only to be named in the refusal.
+  await app.register(multipart, {
+    throwFileSizeLimit: false,
+    limits: { fileSize: rules.maxBytes, files: rules.maxFiles + 5, fields: 60, fieldSize: 100_000, parts: 80, headerPairs: 100 },
+  });
+  // The rate limiter's database counters (server/plugins/rate-limit.ts), per client network and per account.
+  const Counter = databaseStore(app.db, app.log);
+  const counter = new Counter();
+  const count = (key: string) => new Promise<{ current: number; ttl: number }>((resolve) => {
+    counter.incr(key, (_error, result) => resolve(result ?? { current: 0, ttl: 0 }), HOUR_MS);
+  });
+
+  /** The form page at a path, or a 405/404 as for any page without a POST. */
+  async function targetAt(request: FastifyRequest): Promise<FormTarget> {
+    const path = (request.url.split('?')[0] ?? '/').replace(/(.)\/+$/, '$1');
+    if (path === REPORT_PROBLEM_PATH) return reportTarget(request);
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(path);
+    } catch {
+      decoded = path;
+    }
+    const entry = await app.content.byPath(decoded, { preview: false });
+    const target = entry?.type === 'page' ? targetOf(entry) : undefined;
+    if (target) return target;
+    if (entry) throw new HttpError(405, 'METHOD_NOT_ALLOWED', 'POST is not allowed here; use GET or HEAD', { allow: 'GET, HEAD' });
+    throw new HttpError(404, 'NOT_FOUND', 'There is no form at this address.');
+  }
+
+  async function reportTarget(request: FastifyRequest): Promise<FormTarget> {
+    const page = (request.query as { page?: unknown }).page ?? (request.body as Posted | undefined)?.page;
+    // The report's page is in the language of the page it is about.
+    const entry = typeof page === 'string' && page.startsWith('/') && !page.startsWith('//')
+      ? await app.content.byPath(page.split(/[?#]/)[0] as string, { preview: false }) : undefined;
+    const language = entry?.language ?? 'en-US';
+    const form = (await formsById(app)).get(REPORT_PROBLEM_FORM);
+    const lang = langOf(language);
+    return {
+      kind: 'reportProblem', formId: REPORT_PROBLEM_FORM, path: REPORT_PROBLEM_PATH, language,
+      title: form ? (lang === 'ja' ? form.titles?.['ja-JP'] ?? form.title : form.title) : stringsFor(lang).supportForm.reportProblem,
+    };
+  }
+
+  async function chromeFor(request: FastifyRequest, target: FormTarget) {
+    return target.entry
+      ? ctx.chromeOf(request, target.entry, false)
+      : ctx.chrome(request, { title: target.title, path: target.path, language: target.language, preview: false });
+  }
+
+  /** The form page again: with what was sent and why it was not stored. */
+  async function again(request: FastifyRequest, reply: FastifyReply, target: FormTarget, prepared: Prepared, status: number,
+    state: FormState, about: Awaited<ReturnType<typeof aboutOf>>, headers: Record<string, string> = {}) {
+    const chrome = await chromeFor(request, target);
+    const extra: Partial<SupportFormModel> = target.kind === 'partnerContact' ? { partnerPortalHref: chrome.siteLinks.partnerPortal } : {};
+    const model = await formPageModel(app, request, chrome, target, prepared, about, state, config, extra);
+    // Error statuses are made no-store by the cache rules; the page is this visitor's alone either way.
+    return reply.headers(headers).page(<SupportFormPage {...model} />, { status, cache: 'private' });
+  }
+
+  async function readBody(request: FastifyRequest, prepared: Prepared, lang: 'en' | 'ja'): Promise<ParsedBody> {
+    if (!request.isMultipart()) return { posted: (request.body ?? {}) as Posted, attachments: [], fileErrors: [], hadFiles: false };
+    const t = stringsFor(lang).supportForm;
+    const fileField = prepared.shown.fields.find((f) => f.type === 'file');
+    const posted: Posted = {};
+    const attachments: NewAttachment[] = [];
+    const refused: string[] = [];
+    const extra: string[] = [];
+    let hadFiles = false;
+    let tooMany = false;
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'field') {
+          const value = typeof part.value === 'string' ? part.value : '';
+          const before = posted[part.fieldname];
+          posted[part.fieldname] = before === undefined ? value : [...[before].flat(), value];
+          continue;
+        }
+        if (!part.filename) {
+          await part.toBuffer();
+          continue;
+        }
+        hadFiles = true;
+        if (!fileField || part.fieldname !== fileField.name || attachments.length + refused.length >= rules.maxFiles) {
+          part.file.resume();
+          await new Promise((resolve) => part.file.once('end', resolve).once('close', resolve));
+          extra.push(part.filename);
+          continue;
+        }
+        const data = await part.toBuffer();
+        if (part.file.truncated) refused.push(t.errors.fileTooLarge(part.filename, sizeText(rules.maxBytes)));
+        else {
+          const problem = fileProblem(part.filename, data, rules);
+          if (problem === 'type') refused.push(t.errors.fileType(part.filename, rules.types.join(', ')));
+          else if (problem === 'mismatch') refused.push(t.errors.fileMismatch(part.filename));
+          else attachments.push(storedAttachment(part.filename, data));
+        }
+      }
+    } catch (error) {
+      // More parts than any form of ours has: the rest are not read.
+      request.log.info({ err: error }, 'support form: multipart body cut short');
+      tooMany = true;
+    }
+    const messages = [...refused];
+    if (extra.length > 0 || tooMany) messages.push(t.errors.tooManyFiles(rules.maxFiles, extra.length > 0 ? extra.join(', ') : '…'));
+    const fileErrors = messages.length > 0 && fileField ? [{ field: fileField.name, message: messages.join('. ') }] : [];
+    return { posted, attachments, fileErrors, hadFiles };
+  }
+
+  async function submit(request: FastifyRequest, reply: FastifyReply) {
+    const target = await targetAt(request);
+    const prepared = await prepare(app, request, target, config);
+    if (!prepared) throw new HttpError(404, 'NOT_FOUND', 'There is no form at this address.');
+    const lang = langOf(target.language);
+    const t = stringsFor(lang).supportForm;
+    const body = await readBody(request, prepared, lang);
+    const { posted } = body;
+    const about = await aboutOf(app, posted.page, posted.reason);
+    const chooseFilesAgain = body.hadFiles;
+    const user = prepared.signedIn ? request.user : undefined;
+    const checked = checkForm(prepared.shown, posted, prepared.products, t);
+    const keep = { values: checked.values, chooseFilesAgain };
+    // Hot contact is for signed-in customers (spec §6): the sign-in prompt again.
+    if (target.kind === 'hotContact' && !user) return again(request, reply, target, prepared, 403, {}, about);
+    const submission = one(posted, 'submission');
+    if (!app.formTokens.verify(`support:${prepared.shown.id}`, one(posted, '_csrf')) || !SUBMISSION_KEY.test(submission)) {
+      request.log.info({ form: prepared.shown.id }, 'support form refused: expired or missing form token');
+      return again(request, reply, target, prepared, 403, { ...keep, notice: t.refused.expired }, about);
+    }
+    // The honeypot: people never see it, so whatever filled it is not a person. Refused without storing,
+    // in words that do not say why; a person whose browser filled it can send again (it comes back empty).
+    if (one(posted, 'website') !== '') {
+      request.log.info({ form: prepared.shown.id }, 'support form refused: honeypot filled');
+      return again(request, reply, target, prepared, 422, { ...keep, notice: t.refused.honeypot }, about);
+    }
+    const errors = [...checked.errors, ...body.fileErrors];
+    if (errors.length > 0) {
+      // In the form's order, so the summary reads as the form does.
+      const order = prepared.shown.fields.map((f) => f.name);
+      errors.sort((a, b) => order.indexOf(a.field) - order.indexOf(b.field));
+      return again(request, reply, target, prepared, 422, { ...keep, errors }, about);
+    }
+    // REQUEST_RATE_LIMIT per hour, per client network and per account: counted for requests about to be
+    // stored, not for a form sent again (a reload, a double click), which finds the request it made.
+    const resent = await app.supportRequests.hasSubmission(submission).catch(() => false);
+    const counts = resent ? [] : await Promise.all([
+      count(`support-request:network:${app.visitorIds.networkKey(request.ip)}`),
+      ...(user ? [count(`support-request:account:${user.sub}`)] : []),
+    ]);
+    const over = counts.filter((c) => c.current > config.requestRateLimit);
+    if (over.length > 0) {
+      const waitMs = Math.max(...over.map((c) => c.ttl));
+      const minutes = Math.max(1, Math.ceil(waitMs / 60_000));
+      request.log.info({ form: prepared.shown.id }, 'support form refused: rate limit');
+      return again(request, reply, target, prepared, 429, { ...keep, notice: t.refused.rateLimited(minutes) }, about,
+        { 'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))) });
+    }
+    const fields = { ...checked.clean };
+    const valueOf = (type: string) => {
+      const field = prepared.shown.fields.find((f) => f.type === type);
+      const value = field ? fields[field.name] : undefined;
+      return typeof value === 'string' ? value : undefined;
+    };
+    const email = user ? user.email : valueOf('email') ?? '';
+    const nameField = prepared.shown.fields.find((f) => f.name === 'name' && f.type === 'text');
+    const name = user ? user.name : (nameField && typeof fields[nameField.name] === 'string' ? fields[nameField.name] as string : '');
+    for (const f of prepared.shown.fields) if (f.type === 'email' || f === nameField) delete fields[f.name];
+    const subjectField = prepared.shown.subjectField;
+    const subject = subjectField && typeof fields[subjectField] === 'string'
+      ? fields[subjectField] as string
+      : [prepared.shown.title, about.context.pageUrl].filter(Boolean).join(': ');
+    const productId = valueOf('product');
+    const request_: NewRequest = {
+      formId: prepared.shown.id,
+      kind: target.kind,
+      submissionKey: submission,
+      accountId: user?.sub,
+      email,
+      name,
+      partner: target.kind === 'partnerContact',
+      subject,
+      product: productId,
+      version: valueOf('version'),
+      severity: valueOf('severity'),
+      fields,
+      context: { ...about.context, host: request.hostname },
+      language: target.language,
+      attachments: body.attachments,
+    };
+    let stored: { reference: string; duplicate: boolean };
+    try {
+      stored = await app.supportRequests.create(request_);
+    } catch (error) {
+      if (error instanceof SubmissionKeyConflict) {
+        request.log.info({ form: prepared.shown.id }, 'support form refused: submission key used for another request');
+        return again(request, reply, target, prepared, 409, { ...keep, notice: t.refused.conflict }, about);
+      }
+      // Not stored, so not acknowledged: the form comes back with everything typed (issue 'Errors and safety').
+      request.log.error({ err: error, form: prepared.shown.id }, 'support request not stored');
+      return again(request, reply, target, prepared, 503, { ...keep, notice: t.refused.unavailable }, about, { 'retry-after': '5' });
+    }
+    request.log.info({ reference: stored.reference, form: prepared.shown.id, kind: target.kind, duplicate: stored.duplicate,
+      attachments: request_.attachments.length, signedIn: Boolean(user) }, 'support request stored');
+    const token = app.formTokens.issue(`sent:${stored.reference}`);
+    return reply.header('cache-control', 'no-store').redirect(`${SENT_PATH}/${stored.reference}?token=${encodeURIComponent(token)}`, 303);
+  }
+
+  const routeOptions = {
+    // An urlencoded form: its longest text (20 000 characters, up to 9 bytes each percent-encoded) and
+    // the rest. A multipart body is bounded by busboy's limits above instead (files × size, fields × size).
+    bodyLimit: URLENCODED_LIMIT,
+    config: { stateChanging: { crossSiteMessage: 'Support requests can only be sent from this site.' } },
+  };
+  // Every form posts to its own page: a form page lives at its type's path, or under a language segment
+  // (/ja/contact), which the import checks; any other page at these paths answers 405 as before.
+  for (const type of FORM_PAGE_TYPES) {
+    const path = FIXED_PATHS[type as keyof typeof FIXED_PATHS] as string;
+    app.post(path, routeOptions, submit);
+    app.post(`/:locale${path}`, routeOptions, submit);
+  }
+  app.post(REPORT_PROBLEM_PATH, routeOptions, submit);
+
+  // The report-a-problem page (spec §7 issue collector): ?page= names the page it is about.
+  app.get<{ Querystring: { page?: string } }>(REPORT_PROBLEM_PATH, async (request, reply) => {
+    const target = await reportTarget(request);
+    const prepared = await prepare(app, request, target, config);
+    if (!prepared) throw new HttpError(404, 'NOT_FOUND', 'There is no form at this address.');
+    const about = await aboutOf(app, request.query.page, undefined);
+    const chrome = await chromeFor(request, target);
+    const model = await formPageModel(app, request, chrome, target, prepared, about, {}, config);
+    return reply.page(<SupportFormPage {...model} />, { cache: 'private' });
+  });
+
+  // The confirmation: for whoever holds the signed link the POST answered with (anonymous visitors
+  // too), for about two hours; and for the signed-in owner. Anyone else gets the not-found page.
+  app.get<{ Params: { reference: string }; Querystring: { token?: string } }>(`${SENT_PATH}/:reference`, async (request, reply) => {
+    const { reference } = request.params;
+    const byToken = app.formTokens.verify(`sent:${reference}`, request.query.token);
+    const stored = /^[A-Z0-9]{1,10}-\d{1,12}$/.test(reference) ? await app.supportRequests.get(reference) : undefined;
+    const owner = Boolean(stored && stored.accountId && request.user?.sub === stored.accountId);
+    // Not found either way: a reference is not confirmed to exist without the link or the account.
+    if (!stored || !(byToken || owner)) throw new HttpError(404, 'NOT_FOUND', 'There is no such page.');
+    const chrome = await ctx.chrome(request, { title: stringsFor(langOf(stored.language)).supportForm.sentTitle, path: null, language: stored.language, preview: false });
+    const signedIn = Boolean(request.user?.sub);
+    return reply.page(
+      <RequestSentPage chrome={chrome} reference={stored.reference} subject={stored.subject}
+        email={stored.email || undefined} report={stored.kind === 'reportProblem'}
+        requestHref={owner && signedIn ? `/requests/${stored.reference}` : undefined}
+        pageHref={stored.context.pageUrl} homeHref={chrome.lang === 'ja' ? '/ja' : '/'} />,
+      { cache: 'private' },
+    );
+  });
+}

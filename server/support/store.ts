@@ -182,6 +182,12 @@ export class RequestStore {
     });
   }
 
+  /** Whether a request was stored with this submission key (a resent form is not counted against a limit again). */
+  async hasSubmission(submissionKey: string): Promise<boolean> {
+    const rows = await this.db.query<{ reference: string }>(`select reference from support_requests where submission_key = $1`, [submissionKey]);
+    return rows.length > 0;
+  }
+
   async get(reference: string): Promise<StoredRequest | undefined> {
     const [row] = await this.db.query<Row>(`select ${COLUMNS} from support_requests where reference = $1`, [reference]);
     return row ? fromRow(row) : undefined;

@@ -36,7 +36,7 @@ t.test('was-this-helpful without JavaScript', async (t) => {
     const reasons = await app.inject(`${PAGE}?feedback=reasons`);
     for (const label of ["It wasn&#x27;t accurate", "It wasn&#x27;t clear", "It wasn&#x27;t relevant"]) t.match(reasons.body, label);
     const reason = await post({ helpful: 'no', reason: 'not-clear' }, { cookie: `sp_visitor=${cookie?.value}` });
-    t.equal(reason.headers.location, `${PAGE}?feedback=thanks#feedback`);
+    t.equal(reason.headers.location, `${PAGE}?feedback=thanks&reason=not-clear#feedback`, 'the thanks state knows the reason');
     t.same(await rows(), [{ helpful: false, reason: 'not-clear' }], 'the reason completes the same answer');
   });
 

@@ -5,6 +5,7 @@ import { Body } from '../parts/body.tsx';
 import { formatUpdated } from '../parts/dates.ts';
 import { PlatformNotice } from '../parts/platform-notice.tsx';
 import { FeedbackForm } from '../parts/feedback-form.tsx';
+import { ReportProblemLink } from '../parts/report-problem-link.tsx';
 import { ContactBlock } from '../parts/contact-block.tsx';
 import { stringsFor } from '../i18n/catalogue.tsx';
 
@@ -28,6 +29,7 @@ export function KbArticlePage({
           <Body body={body} />
           {lastPublished ? <p className="updated">{t.topic.updatedOn(formatUpdated(lastPublished, t.locale))}</p> : null}
           <FeedbackForm feedback={feedback} />
+          <ReportProblemLink path={feedback.returnTo} />
           {products.length > 0 ? (
             <section aria-labelledby="related-products" className="related-products">
               <h2 id="related-products">Related products</h2>

@@ -8,6 +8,7 @@ import { PageTree } from '../parts/page-tree.tsx';
 import { DeploymentSelector } from '../parts/deployment-selector.tsx';
 import { NoticeBanner } from '../parts/notice-banner.tsx';
 import { FeedbackForm } from '../parts/feedback-form.tsx';
+import { ReportProblemLink } from '../parts/report-problem-link.tsx';
 import { ContactBlock } from '../parts/contact-block.tsx';
 import { Siblings } from '../parts/siblings.tsx';
 import { UpNext } from '../parts/up-next.tsx';
@@ -44,6 +45,7 @@ export function TopicPage({
           {lastPublished ? <p className="updated">{t.topic.updatedOn(formatUpdated(lastPublished, t.locale))}</p> : null}
           {upNext ? <UpNext model={upNext} /> : null}
           <FeedbackForm feedback={feedback} />
+          <ReportProblemLink path={feedback.returnTo} />
           <ContactBlock contact={contact} />
         </article>
         <aside aria-label={t.topic.moreOnTopic} className="reading-sidebar">

@@ -11,6 +11,9 @@ export function FeedbackForm({ feedback }: { feedback: FeedbackModel }) {
     <section id="feedback" className="feedback" aria-labelledby="feedback-heading" data-island="feedback">
       <h2 id="feedback-heading">{t.feedback.heading}</h2>
       {feedback.state === 'thanks' ? <p role="status" className="feedback-thanks">{t.feedback.thanks}</p> : null}
+      {feedback.state === 'thanks' && feedback.contactHref
+        ? <p className="feedback-contact"><a href={feedback.contactHref}>{t.supportForm.contactAboutPage}</a></p>
+        : null}
       {feedback.state === 'ask' ? (
         <form method="post" action={feedback.action} className="feedback-ask">
           <HiddenFields feedback={feedback} />

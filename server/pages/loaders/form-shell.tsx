@@ -2,6 +2,8 @@ import type { Page } from '../../content/schemas.ts';
 import type { FormShellModel } from '../../../views/view-model.ts';
 import { FormShellPage } from '../../../views/pages/form-shell-page.tsx';
 import type { Loader, LoaderContext } from './shared.ts';
+import { SupportFormPage } from '../../../views/pages/support/support-form-page.tsx';
+import { aboutOf, formPageModel, prepare, targetOf } from '../../support/forms/page.tsx';
 
 const OTHER_CONTACTS = ['hotContact', 'statusPageContact', 'partnerContact'] as const;
 
@@ -21,6 +23,19 @@ export const formShellLoader = (ctx: LoaderContext): Loader => async (request, e
     ? (await ctx.pagesOfTypes(OTHER_CONTACTS)).filter((p) => p.language === entry.language && p.path)
       .map((p) => ({ label: p.title ?? p.id, href: p.path as string }))
     : undefined;
+  // A page naming a built-in form shows it (server/support/forms/): rendered per visitor, since each
+  // render carries its own submission key, so never kept in a shared cache.
+  const target = targetOf(entry);
+  const prepared = target ? await prepare(ctx.app, request, target, ctx.config) : undefined;
+  if (target && prepared) {
+    const query = request.query as { page?: unknown; reason?: unknown };
+    const about = await aboutOf(ctx.app, query.page, query.reason);
+    const model = await formPageModel(ctx.app, request, c, target, prepared, about, {}, ctx.config, {
+      partnerPortalHref: shell === 'partnerContact' ? c.siteLinks.partnerPortal : undefined, otherContacts: others,
+    });
+    // Hot contact's sign-in prompt has no form: the same for every anonymous visitor, so shared.
+    return { view: <SupportFormPage {...model} />, ...(model.form ? { cache: 'private' as const } : {}) };
+  }
   return {
     view: <FormShellPage chrome={c} kind={shell} title={entry.title ?? ''} tagline={page.tagline}
       formUrl={form ? (c.visitor.signedIn ? form.authenticated : form.unauthenticated) : undefined}

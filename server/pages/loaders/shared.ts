@@ -13,11 +13,14 @@ import { docsTree } from '../docs.ts';
 import type { Chrome, Crumb } from '../../../views/view-model.ts';
 import { stringsFor } from '../../../views/i18n/catalogue.tsx';
 
-export type PagesConfig = Pick<Config, 'publicUrl' | 'previewToken' | 'identityUrl' | 'staffDomain'>;
+export type PagesConfig = Pick<Config, 'publicUrl' | 'previewToken' | 'identityUrl' | 'staffDomain' | 'partnerHosts'
+  | 'attachmentMaxFiles' | 'attachmentMaxBytes' | 'attachmentTypes'>;
 
 export interface Loaded {
   view: ReactElement;
   status?: number;
+  /** 'private': this render is for one visitor only (a form with its own submission key), never shared. */
+  cache?: 'private';
 }
 
 export type Loader = (request: FastifyRequest, entry: RoutedEntry, preview: boolean) => Promise<Loaded>;
