@@ -61,6 +61,7 @@ export const en = {
   contact: {
     heading: 'Not finding the help you need?',
     contactSupport: 'Contact support',
+    contactProduct: (title: string) => `Contact ${title}`,
     logInToContact: 'Log in to contact support',
     askCommunity: 'Ask the community',
   },

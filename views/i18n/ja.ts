@@ -59,6 +59,7 @@ export const ja: Strings = {
   contact: {
     heading: 'お探しの情報が見つかりませんか?',
     contactSupport: 'サポートに問い合わせる',
+    contactProduct: (title: string) => `${title} に問い合わせる`,
     logInToContact: 'ログインしてサポートに問い合わせる',
     askCommunity: 'コミュニティに質問する',
   },

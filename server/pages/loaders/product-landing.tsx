@@ -3,6 +3,7 @@ import { ProductLandingPage } from '../../../views/pages/product-landing-page.ts
 import { cardOf, resourcesHref } from '../chrome.ts';
 import { deploymentSelector, noticeOf } from '../docs.ts';
 import { contactModel } from '../context.ts';
+import { stringsFor } from '../../../views/i18n/catalogue.tsx';
 import type { Loader, LoaderContext } from './shared.ts';
 
 /** A product's landing or support page (spec §2). */
@@ -20,6 +21,8 @@ export const productLandingLoader = (ctx: LoaderContext): Loader => async (reque
   const supportPage = page.pageType === 'productLanding' && product
     ? (await ctx.pagesOfTypes(['productSupport'])).find((p) => p.contextId === product.id) : undefined;
   const helpful = (await ctx.resourceCards()).filter((card) => product && card.relatedApps?.includes(product.id)).map(cardOf);
+  const t = stringsFor(c.lang);
+  const contactPath = entry.language === 'ja-JP' ? '/ja/contact' : '/contact';
   const form = page.supportForm ?? (f?.customSupportFormUnauthenticated && f.customSupportFormAuthenticated
     ? { authenticated: f.customSupportFormAuthenticated, unauthenticated: f.customSupportFormUnauthenticated } : undefined);
   return {
@@ -33,7 +36,11 @@ export const productLandingLoader = (ctx: LoaderContext): Loader => async (reque
       collections={collections.filter((col) => collectionPaths.has(col.id)).map((col) => ({
         title: col.title ?? col.id, href: collectionPaths.get(col.id) ?? '/', description: col.fields.description,
       }))}
-      supportForms={form ? [{ label: `Contact ${f?.supportTitle ?? 'support'}`, href: c.visitor.signedIn ? form.authenticated : form.unauthenticated }] : []}
+      supportForms={product ? [{
+        label: t.contact.contactProduct(f?.supportTitle ?? entry.title ?? ''),
+        // The product's own external form where it names one; otherwise the built-in contact form, product chosen.
+        href: form ? (c.visitor.signedIn ? form.authenticated : form.unauthenticated) : `${contactPath}?product=${encodeURIComponent(product.id)}`,
+      }] : []}
       helpful={{ cards: helpful, external: c.siteLinks.helpful }} contact={contactModel(c)} />,
   };
 };
