@@ -121,6 +121,16 @@ t.test('a receiver that stays down fails after DELIVERY_MAX_ATTEMPTS', async (t)
   t.match((await listDeliveries(app.db, reference)).find((d) => d.channel === 'webhook'), { state: 'failed', attempts: 4 });
 });
 
+t.test('with no channel configured, requests are stored and nothing is queued', async (t) => {
+  const quiet = logTap();
+  const bare = await build(t, { db: app.db, logStream: quiet.stream, env: deliveryEnv({}) });
+  const { reference } = await bare.supportRequests.create(newRequest());
+  t.same(await listDeliveries(bare.db, reference), []);
+  const { requests } = await bare.supportRequests.listAll({ limit: 100, offset: 0 });
+  t.ok(requests.some((r) => r.reference === reference), 'listed for staff');
+  t.equal(quiet.lines.filter((l) => l.component === 'delivery').length, 0, 'no worker runs');
+});
+
 t.test('no log line names an address or carries the webhook secret', async (t) => {
   t.ok(log.raw.length > 0);
   t.same(log.raw.filter((line) => /[^\s"]+@[^\s"]+\.[a-z]+/i.test(line) || line.includes(WEBHOOK_SECRET)), []);

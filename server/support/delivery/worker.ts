@@ -225,6 +225,7 @@ export class DeliveryWorker {
           log.warn({ ...where, err: error }, 'delivery outcome not recorded before shutdown; the lease will run out');
           return;
         }
+        if (attempt === 0) log.warn({ ...where, err: error }, 'delivery outcome not recorded: the database failed; retrying');
         await this.sleep(Math.max(backoffMs(attempt), 250), false);
       }
     }
