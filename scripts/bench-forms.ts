@@ -1,5 +1,6 @@
 /**
- * Support form figures (npm run bench:forms -- [--seconds 10] [--clients 10] [--content DIR]).
+ * Support form figures (npm run bench:forms -- [--seconds 10] [--clients 10] [--content DIR] [--path /contact]
+ * [--no-delivery]).
  *
  * The production server runs in its own process on a fresh database (file-backed PGlite, or a new
  * database on DATABASE_URL), delivering to a local webhook receiver in this process. Clients submit the
@@ -22,6 +23,8 @@ const SECONDS = Number(option('--seconds') ?? 10);
 const CLIENTS = Number(option('--clients') ?? 10);
 const contentDir = resolve(option('--content') ?? 'content');
 const FORM_PATH = option('--path') ?? '/contact';
+/** Without a webhook configured: the cost of the forms alone, no outbox rows nor worker. */
+const DELIVERY = !process.argv.includes('--no-delivery');
 const DRAIN_DEADLINE_MS = 120_000;
 const SECRET = 'bench-forms-webhook-secret-0123456789';
 
@@ -77,7 +80,7 @@ function parseForm(html: string, pageUrl: string): Form | undefined {
   const body = html.slice(open.index + open[0].length, end < 0 ? undefined : end);
   const formAttrs = attrs(open[0].slice(5));
   const fields: Field[] = [];
-  for (const m of body.matchAll(/<(input|textarea|select)\b([^>]*)>([\s\S]*?<\/select>)?/gi)) {
+  for (const m of body.matchAll(/<(input|textarea|select)\b([^>]*)>/gi)) {
     const tag = m[1]!.toLowerCase() as Field['tag'];
     const a = attrs(m[2] ?? '');
     const name = a.get('name');
@@ -85,7 +88,8 @@ function parseForm(html: string, pageUrl: string): Form | undefined {
     let value = a.get('value') ?? '';
     const options: string[] = [];
     if (tag === 'select') {
-      for (const o of (m[3] ?? '').matchAll(/<option\b([^>]*)>([^<]*)/gi)) {
+      const after = body.slice((m.index ?? 0) + m[0].length);
+      for (const o of after.slice(0, Math.max(0, after.search(/<\/select>/i))).matchAll(/<option\b([^>]*)>([^<]*)/gi)) {
         const oa = attrs(o[1] ?? '');
         if (!oa.has('disabled')) options.push(oa.get('value') ?? decode(o[2] ?? '').trim());
       }
@@ -127,7 +131,9 @@ function fill(form: Form, n: string): [string, string][] {
       continue;
     }
     if (f.tag === 'select') {
-      values.push([f.name, f.options.find((o) => o !== '') ?? '']);
+      // A required choice takes the first real option; an optional one (a version that depends on the
+      // product chosen) is left as it is.
+      values.push([f.name, f.required ? f.options.find((o) => o !== '') ?? '' : f.value]);
       continue;
     }
     if (f.type === 'email') values.push([f.name, `bench-${n}@example.test`]);
@@ -170,7 +176,7 @@ try {
       PUBLIC_URL: base, LOG_LEVEL: 'warn', ACCESS_LOG: 'off',
       // The load is one network and no account: the per-client limits would refuse it after a few posts.
       REQUEST_RATE_LIMIT: '100000000', RATE_LIMIT_MAX: '100000000',
-      SUPPORT_WEBHOOK_URL: hookUrl, SUPPORT_WEBHOOK_SECRET: SECRET, DELIVERY_BACKOFF_MS: '1000', DELIVERY_POLL_MS: '1000',
+      ...(DELIVERY ? { SUPPORT_WEBHOOK_URL: hookUrl, SUPPORT_WEBHOOK_SECRET: SECRET, DELIVERY_BACKOFF_MS: '1000', DELIVERY_POLL_MS: '1000' } : {}),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -216,7 +222,8 @@ try {
         if (reference) acknowledged.push(reference);
         else problems.push(`303 without a reference: ${res.headers.get('location')}`);
       } else if (problems.length < 5) {
-        problems.push(`POST answered ${res.status}: ${text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 300)}`);
+        const invalid = [...text.matchAll(/<(?:input|select|textarea)\b[^>]*aria-invalid="true"[^>]*>/gi)].map((m) => attrs(m[0]).get('name'));
+        problems.push(`POST answered ${res.status}${invalid.length ? `; fields marked invalid: ${invalid.join(', ')}` : ''}`);
       }
     }
   };
@@ -226,7 +233,7 @@ try {
 
   // The outbox drains to the receiver: every acknowledged request arrives.
   const wanted = new Set(acknowledged);
-  while ([...wanted].some((r) => !arrivals.has(r)) && performance.now() - loadEnded < DRAIN_DEADLINE_MS) {
+  while (DELIVERY && [...wanted].some((r) => !arrivals.has(r)) && performance.now() - loadEnded < DRAIN_DEADLINE_MS) {
     await new Promise((r) => setTimeout(r, 20));
   }
   const drainMs = Math.max(0, lastArrival - loadEnded);
@@ -253,9 +260,9 @@ try {
   console.log(`  submissions     ${(submitted / elapsedS).toFixed(1)}/s sustained (${submitted} in ${elapsedS.toFixed(1)} s); answers ${fmt}`);
   console.log(`  POST latency    p50 ${ms(pct(latencies, 0.5))}, p95 ${ms(pct(latencies, 0.95))}, p99 ${ms(pct(latencies, 0.99))}`);
   console.log(`  stored          ${stored.size} rows for ${acknowledged.length} 303s: lost ${lost}, references acknowledged twice ${duplicatedAcks}, same contents stored twice ${subs?.dup ?? 0}, rows never acknowledged ${stored.size - wanted.size}`);
-  console.log(`  webhook         ${arrivals.size} requests received, ${twice} more than once, ${missing} missing; outbox drained ${Math.round(drainMs)} ms after the load stopped; outbox rows delivered ${deliveries?.delivered}, other ${deliveries?.other}`);
+  if (DELIVERY) console.log(`  webhook         ${arrivals.size} requests received, ${twice} more than once, ${missing} missing; outbox drained ${Math.round(drainMs)} ms after the load stopped; outbox rows delivered ${deliveries?.delivered}, other ${deliveries?.other}`);
   for (const p of problems.slice(0, 5)) console.log(`  ! ${p}`);
-  if (lost || duplicatedAcks || missing || twice) process.exitCode = 1;
+  if (lost || duplicatedAcks || (DELIVERY && missing) || twice) process.exitCode = 1;
 } finally {
   if (server && server.exitCode === null) {
     server.kill('SIGTERM');

@@ -18,6 +18,8 @@ export interface ClaimedDelivery {
   channel: Channel;
   /** Attempts so far, this one included. */
   attempts: number;
+  /** How many files the request has (none to read when 0). */
+  files?: number;
 }
 
 /** Where one channel's delivery of a request stands (shown to staff). */
@@ -73,27 +75,28 @@ export class Outbox {
   /**
    * Claims up to `limit` due rows of the given channels for `leaseMs`: pending, due, and not leased (or
    * their lease ran out: the worker that held it stopped or crashed). Each claim counts as an attempt.
+   * One statement, so its transaction is as short as can be: the rows are locked (skipping those another
+   * worker is claiming at the same moment), leased and counted, then committed at once.
    */
   async claim(channels: Channel[], limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
     if (channels.length === 0 || limit <= 0) return [];
-    return this.db.transaction(async (tx) => {
-      const rows = await tx.query<{ id: string | number; reference: string; channel: Channel; attempts: number }>(
-        `with due as (
-           select id from support_deliveries
-            where state = 'pending' and next_attempt_at <= now() and (leased_until is null or leased_until <= now())
-              and channel = any($1::text[])
-            order by next_attempt_at, id
-            limit $2
-            for update skip locked
-         )
-         update support_deliveries d
-            set leased_until = now() + make_interval(secs => $3::double precision / 1000), attempts = d.attempts + 1
-           from due where d.id = due.id
-         returning d.id, d.reference, d.channel, d.attempts`,
-        [channels, limit, leaseMs],
-      );
-      return rows.map((r) => ({ id: Number(r.id), reference: r.reference, channel: r.channel, attempts: r.attempts }));
-    });
+    const rows = await this.db.query<{ id: string | number; reference: string; channel: Channel; attempts: number; files: number }>(
+      `with due as (
+         select id from support_deliveries
+          where state = 'pending' and next_attempt_at <= now() and (leased_until is null or leased_until <= now())
+            and channel = any($1::text[])
+          order by next_attempt_at, id
+          limit $2
+          for update skip locked
+       )
+       update support_deliveries d
+          set leased_until = now() + make_interval(secs => $3::double precision / 1000), attempts = d.attempts + 1
+         from due where d.id = due.id
+       returning d.id, d.reference, d.channel, d.attempts,
+         (select count(*) from support_request_attachments a where a.reference = d.reference)::int as files`,
+      [channels, limit, leaseMs],
+    );
+    return rows.map((r) => ({ id: Number(r.id), reference: r.reference, channel: r.channel, attempts: r.attempts, files: r.files }));
   }
 
   /**
@@ -156,9 +159,11 @@ export class Outbox {
   }
 
   /** The request and its files as a channel sends them; undefined when the request is gone. */
-  async load(reference: string, get: (reference: string) => Promise<StoredRequest | undefined>): Promise<OutgoingRequest | undefined> {
+  async load(claim: Pick<ClaimedDelivery, 'reference' | 'files'>, get: (reference: string) => Promise<StoredRequest | undefined>): Promise<OutgoingRequest | undefined> {
+    const { reference } = claim;
     const request = await get(reference);
     if (!request) return undefined;
+    if (claim.files === 0) return { ...request, attachments: [] };
     const rows = await this.db.query<{ id: string | number; filename: string; content_type: string; size: number; data: Uint8Array }>(
       `select id, filename, content_type, size, data from support_request_attachments where reference = $1 order by id`,
       [reference],

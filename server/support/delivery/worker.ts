@@ -1,5 +1,5 @@
 /**
- * The outbox worker. It claims due deliveries for a lease (a short transaction), delivers them outside
+ * The outbox worker. It claims due deliveries for a lease (one short statement), delivers them outside
  * any transaction, and records each outcome: delivered, tried again later (exponential backoff with
  * jitter), or failed for good (refused, or out of attempts) with one error line in the log. A worker that
  * crashes mid-delivery leaves its lease behind; when it runs out another worker takes the row again. Idle,
@@ -178,7 +178,7 @@ export class DeliveryWorker {
     const where = { reference: claim.reference, channel: claim.channel, attempts: claim.attempts };
     let outcome: 'delivered' | DeliveryError;
     try {
-      const request = await this.outbox.load(claim.reference, this.options.getRequest);
+      const request = await this.outbox.load(claim, this.options.getRequest);
       if (!request) {
         outcome = new DeliveryError('the request is no longer stored', 'gone', true);
       } else {
