@@ -29,6 +29,8 @@ export interface DeliveryStatus {
   attempts: number;
   lastError: string | null;
   deliveredAt: Date | null;
+  /** When a pending delivery is tried next. */
+  nextAttemptAt: Date | null;
 }
 
 /** An attachment as handed on: the stored bytes and their SHA-256, so a receiver can check what it got. */
@@ -59,13 +61,16 @@ export function redactAddresses(text: string): string {
  * Empty when no channel was configured when the request was stored.
  */
 export async function listDeliveries(db: Queryable, reference: string): Promise<DeliveryStatus[]> {
-  const rows = await db.query<{ channel: Channel; state: DeliveryState; attempts: number; last_error: string | null; delivered_at: Date | null }>(
-    `select channel, state, attempts, last_error, delivered_at from support_deliveries where reference = $1 order by channel`,
+  const rows = await db.query<{
+    channel: Channel; state: DeliveryState; attempts: number; last_error: string | null; delivered_at: Date | null; next_attempt_at: Date;
+  }>(
+    `select channel, state, attempts, last_error, delivered_at, next_attempt_at from support_deliveries where reference = $1 order by channel`,
     [reference],
   );
   return rows.map((r) => ({
     channel: r.channel, state: r.state, attempts: r.attempts, lastError: r.last_error,
     deliveredAt: r.delivered_at ? new Date(r.delivered_at) : null,
+    nextAttemptAt: r.state === 'pending' ? new Date(r.next_attempt_at) : null,
   }));
 }
 

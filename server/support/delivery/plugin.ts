@@ -37,8 +37,13 @@ export default async function delivery(app: FastifyInstance, { config }: { confi
   app.addHook('onReady', async () => {
     await worker.start();
   });
+  // Stopping starts with the close (beside the HTTP drain) and is awaited before the database closes.
+  let stopping: Promise<void> | undefined;
+  app.addHook('preClose', async () => {
+    stopping ??= worker.stop(config.shutdownTimeoutMs);
+  });
   app.addHook('onClose', async () => {
-    await worker.stop(config.shutdownTimeoutMs);
+    await (stopping ??= worker.stop(config.shutdownTimeoutMs));
     closeEmail?.();
   });
 }
