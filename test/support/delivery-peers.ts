@@ -137,9 +137,20 @@ export async function startReceiver(t: Test, answer: Answer = () => 200) {
   };
 }
 
-/** A local SMTP server (no TLS, no authentication) keeping every message, parsed. */
-export async function startSmtp(t: Test) {
-  const messages: { envelope: { from: string; to: string[] }; mail: ParsedMail; raw: Buffer }[] = [];
+export interface Mail {
+  envelope: { from: string; to: string[] };
+  mail: ParsedMail;
+  raw: Buffer;
+  /** The SMTP reply code the server answered the message with. */
+  code: number;
+}
+
+/**
+ * A local SMTP server (no TLS, no authentication) keeping every message, parsed. `answer` may refuse a
+ * message with an SMTP reply code (4xx, 5xx); by default every message is accepted (250).
+ */
+export async function startSmtp(t: Test, answer: (mail: ParsedMail, index: number) => number = () => 250) {
+  const messages: Mail[] = [];
   const waits = new Waits();
   const server = new SMTPServer({
     authOptional: true,
@@ -152,9 +163,11 @@ export async function startSmtp(t: Test) {
         const raw = Buffer.concat(chunks);
         simpleParser(raw).then((mail) => {
           const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
-          messages.push({ envelope: { from, to: session.envelope.rcptTo.map((r) => r.address) }, mail, raw });
+          const code = answer(mail, messages.length);
+          messages.push({ envelope: { from, to: session.envelope.rcptTo.map((r) => r.address) }, mail, raw, code });
           waits.signal();
-          callback();
+          if (code < 400) return callback();
+          callback(Object.assign(new Error(code < 500 ? 'Try again later' : 'Message refused'), { responseCode: code }));
         }, callback);
       });
     },

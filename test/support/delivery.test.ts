@@ -9,7 +9,12 @@ import { deliveryEnv, logTap, newRequest, startReceiver, startSmtp, WEBHOOK_SECR
 
 // One app delivering to one SMTP server and one receiver; the receiver answers by the request's subject.
 const subjectOf = (r: Received) => (JSON.parse(r.body) as { subject: string }).subject;
-const smtp = await startSmtp(t);
+const smtp = await startSmtp(t, (mail) => {
+  const tries = smtp.messages.filter((m) => m.mail.messageId === mail.messageId).length;
+  if (mail.subject?.includes('Mail deferred')) return tries === 0 ? 451 : 250;
+  if (mail.subject?.includes('Mail refused')) return 550;
+  return 250;
+});
 const receiver = await startReceiver(t, (r) => {
   const subject = subjectOf(r);
   const tries = receiver.received.filter((x) => x.key === r.key).length;
@@ -119,6 +124,21 @@ t.test('a receiver that stays down fails after DELIVERY_MAX_ATTEMPTS', async (t)
   t.match(line, { level: 50, channel: 'webhook', attempts: 4, errorClass: 'http-503', permanent: false });
   t.same(receiver.received.filter((r) => r.key === reference).map((r) => r.status), [503, 503, 503, 503]);
   t.match((await listDeliveries(app.db, reference)).find((d) => d.channel === 'webhook'), { state: 'failed', attempts: 4 });
+});
+
+t.test('e-mail deferred (4xx) is sent again; refused (5xx) fails at once', async (t) => {
+  const deferred = await app.supportRequests.create(newRequest({ subject: 'Mail deferred' }));
+  const refused = await app.supportRequests.create(newRequest({ subject: 'Mail refused' }));
+  await delivered(deferred.reference, 'email');
+  const sent = smtp.messages.filter((m) => m.mail.subject === `[${deferred.reference}] Mail deferred`);
+  t.same(sent.map((m) => m.code), [451, 250], 'the same message again');
+  t.same(new Set(sent.map((m) => m.mail.messageId)).size, 1, 'with the same Message-ID');
+  t.match(await log.waitFor('request delivery failed; retrying later', (l) => l.reference === deferred.reference),
+    { channel: 'email', errorClass: 'smtp-451' });
+  const line = await log.waitFor('request delivery refused; marked failed', (l) => l.reference === refused.reference);
+  t.match(line, { channel: 'email', attempts: 1, errorClass: 'smtp-550' });
+  t.match((await listDeliveries(app.db, refused.reference)).find((d) => d.channel === 'email'),
+    { state: 'failed', attempts: 1, lastError: 'the SMTP server answered 550' });
 });
 
 t.test('with no channel configured, requests are stored and nothing is queued', async (t) => {

@@ -38,6 +38,7 @@ export const LEASE_MS = 120_000;
 const CONCURRENCY = 4;
 /** After the grace at stop, how long interrupted deliveries get to hand their claims back. */
 const ABANDON_WAIT_MS = 1000;
+const MIN_WAIT_MS = 10;
 /** The longest wait between two attempts of one delivery. */
 const MAX_RETRY_DELAY_MS = 6 * 60 * 60 * 1000;
 
@@ -153,7 +154,8 @@ export class DeliveryWorker {
         // Busy: a finished delivery (or a NOTIFY) makes room to look again.
         await this.sleep(this.options.pollMs, true);
       } else if (claimed.length === 0) {
-        await this.sleep(Math.min(this.options.pollMs, nextDue ?? Infinity), true);
+        // At least a moment: a row due now but skipped (another worker is claiming it) is not spun on.
+        await this.sleep(Math.max(MIN_WAIT_MS, Math.min(this.options.pollMs, nextDue ?? Infinity)), true);
       }
     }
     await Promise.all(inFlight);
