@@ -70,9 +70,9 @@ export function logTap() {
   });
   return {
     stream, lines, raw,
-    /** The first line (already written or to come) with this message matching `match`. */
-    waitFor(msg: string, match: (line: LogLine) => boolean = () => true): Promise<LogLine> {
-      return waits.until(() => lines.find((l) => l.msg === msg && match(l)), `log "${msg}"`);
+    /** The first line (already written or to come, from line `from` on) with this message matching `match`. */
+    waitFor(msg: string, match: (line: LogLine) => boolean = () => true, from = 0): Promise<LogLine> {
+      return waits.until(() => lines.slice(from).find((l) => l.msg === msg && match(l)), `log "${msg}"`);
     },
     count(msg: string, match: (line: LogLine) => boolean = () => true): number {
       return lines.filter((l) => l.msg === msg && match(l)).length;
@@ -81,6 +81,8 @@ export function logTap() {
 }
 
 export interface Received {
+  /** When it arrived (Date.now()). */
+  at: number;
   headers: IncomingHttpHeaders;
   body: string;
   key: string;
@@ -104,7 +106,7 @@ export async function startReceiver(t: Test, answer: Answer = () => 200) {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const entry: Received = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), key: String(req.headers['idempotency-key'] ?? ''), status: undefined };
+      const entry: Received = { at: Date.now(), headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), key: String(req.headers['idempotency-key'] ?? ''), status: undefined };
       received.push(entry);
       const status = state.answer(entry, received.length - 1);
       if (status === 'hang') {
