@@ -114,9 +114,9 @@ t.test('the worker rides out a database failure and carries on without a restart
   down = true;
   const store = new RequestStore(db, { prefix: 'SR', channels: () => ['webhook'] });
   const second = await store.create(newRequest());
-  await log.waitFor('delivery worker could not reach the database; backing off', undefined, from);
+  await log.waitFor('delivery worker: a database call failed; backing off', undefined, from);
   down = false;
-  await log.waitFor('delivery worker reached the database again', undefined, from);
+  await log.waitFor('delivery worker: the database answers again', undefined, from);
   await log.waitFor('request delivered', (l) => l.reference === second.reference);
   t.equal(receiver.received.length, 2);
   t.same(receiver.received.map((r) => r.key), [first.reference, second.reference]);

@@ -134,11 +134,11 @@ export class DeliveryWorker {
         if (!this.unlisten) await this.listen();
         claimed = await this.outbox.claim(this.channels, this.concurrency - inFlight.size, this.leaseMs);
         if (claimed.length === 0 && inFlight.size === 0) nextDue = await this.outbox.nextDueInMs(this.channels);
-        if (this.dbFailures > 0) this.options.log.info({ failures: this.dbFailures }, 'delivery worker reached the database again');
+        if (this.dbFailures > 0) this.options.log.info({ failures: this.dbFailures }, 'delivery worker: the database answers again');
         this.dbFailures = 0;
       } catch (error) {
         const waitMs = Math.max(backoffMs(this.dbFailures++), 250);
-        this.options.log.warn({ err: error, retryInMs: waitMs }, 'delivery worker could not reach the database; backing off');
+        this.options.log.warn({ err: error, retryInMs: waitMs }, 'delivery worker: a database call failed; backing off');
         await this.sleep(waitMs, false);
         continue;
       }
