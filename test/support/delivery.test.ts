@@ -3,7 +3,9 @@ import t from 'tap';
 import { build } from '../helpers/build.ts';
 import { listDeliveries } from '../../server/support/delivery/outbox.ts';
 import { messageIdOf } from '../../server/support/delivery/email.ts';
-import { signatureHeader, verifyWebhookSignature } from '../../server/support/delivery/webhook.ts';
+import { signatureHeader, verifyWebhookSignature, webhookSender } from '../../server/support/delivery/webhook.ts';
+import { DeliveryError } from '../../server/support/delivery/errors.ts';
+import { freePort } from '../../scripts/bench-http.ts';
 import { retryDelayMs } from '../../server/support/delivery/worker.ts';
 import { deliveryEnv, logTap, newRequest, startReceiver, startSmtp, WEBHOOK_SECRET, type Received } from './delivery-peers.ts';
 
@@ -139,6 +141,23 @@ t.test('e-mail deferred (4xx) is sent again; refused (5xx) fails at once', async
   t.match(line, { channel: 'email', attempts: 1, errorClass: 'smtp-550' });
   t.match((await listDeliveries(app.db, refused.reference)).find((d) => d.channel === 'email'),
     { state: 'failed', attempts: 1, lastError: 'the SMTP server answered 550' });
+});
+
+t.test('a receiver out of reach or too slow is retried, not refused', async (t) => {
+  const { reference } = await app.supportRequests.create(newRequest({ subject: 'Sent by hand' }));
+  const outgoing = { ...(await app.supportRequests.get(reference))!, attachments: [] };
+  const failure = (sending: Promise<void>) => sending.then(() => undefined, (error: unknown) => error);
+  const nobody = webhookSender(`http://127.0.0.1:${await freePort()}/hook`, WEBHOOK_SECRET);
+  t.match(await failure(nobody(outgoing, new AbortController().signal)), { errorClass: 'network', permanent: false }, 'nothing listening');
+  const slow = await startReceiver(t, () => 'hang');
+  const impatient = webhookSender(slow.url, WEBHOOK_SECRET, 100);
+  t.match(await failure(impatient(outgoing, new AbortController().signal)), { errorClass: 'timeout', permanent: false }, 'no answer in time');
+  const stopping = new AbortController();
+  const cut = failure(webhookSender(slow.url, WEBHOOK_SECRET)(outgoing, stopping.signal));
+  await slow.requests(2);
+  stopping.abort();
+  t.match(await cut, { errorClass: 'aborted', permanent: false }, 'cut off at shutdown');
+  t.ok((await cut) instanceof DeliveryError);
 });
 
 t.test('with no channel configured, requests are stored and nothing is queued', async (t) => {
