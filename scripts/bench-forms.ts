@@ -7,11 +7,12 @@
  * contact form for the given time the way a browser without JavaScript does: GET /contact, read the
  * support form (its action, enctype and hidden inputs), fill the visible fields by type, POST it, and
  * expect a 303 to the confirmation page naming the reference. Printed: sustained submissions a second,
- * p50/p95 of the POST, the answers by status; then, with the server stopped, the requests stored against
+ * p50/p95 of the POST, the answers by status, CPU time per submission of the server and of this process; then, with the server stopped, the requests stored against
  * the 303s received (none lost, none duplicated); and how long the outbox took to drain to the receiver
  * after the load stopped, with every request arriving once.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
@@ -160,6 +161,12 @@ class Jar {
   }
 }
 
+/** CPU time (user + system) a process has used so far, in ms (Linux /proc). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+}
+
 // --- The server ---
 
 const bench = await freshDb();
@@ -189,6 +196,8 @@ try {
   const acknowledged: string[] = [];
   const problems: string[] = [];
   let submitted = 0;
+  const serverCpuBefore = cpuMs(server.pid!);
+  const benchCpuBefore = process.cpuUsage();
   const started = performance.now();
   const until = started + SECONDS * 1000;
   const client = async (c: number) => {
@@ -237,6 +246,8 @@ try {
     await new Promise((r) => setTimeout(r, 20));
   }
   const drainMs = Math.max(0, lastArrival - loadEnded);
+  const serverCpu = cpuMs(server.pid!) - serverCpuBefore;
+  const benchCpu = process.cpuUsage(benchCpuBefore);
   const missing = [...wanted].filter((r) => !arrivals.has(r)).length;
 
   // Stop the server, then count what is stored.
@@ -259,6 +270,7 @@ try {
   console.log(`bench:forms on ${bench.db.engine === 'postgres' ? 'PostgreSQL' : 'PGlite'}: ${CLIENTS} clients, ${SECONDS} s, ${FORM_PATH} (GET the form, POST it)`);
   console.log(`  submissions     ${(submitted / elapsedS).toFixed(1)}/s sustained (${submitted} in ${elapsedS.toFixed(1)} s); answers ${fmt}`);
   console.log(`  POST latency    p50 ${ms(pct(latencies, 0.5))}, p95 ${ms(pct(latencies, 0.95))}, p99 ${ms(pct(latencies, 0.99))}`);
+  console.log(`  CPU             server ${(serverCpu / Math.max(1, submitted)).toFixed(1)} ms per submission (load and delivery), clients and receiver ${((benchCpu.user + benchCpu.system) / 1000 / Math.max(1, submitted)).toFixed(1)} ms`);
   console.log(`  stored          ${stored.size} rows for ${acknowledged.length} 303s: lost ${lost}, references acknowledged twice ${duplicatedAcks}, same contents stored twice ${subs?.dup ?? 0}, rows never acknowledged ${stored.size - wanted.size}`);
   if (DELIVERY) console.log(`  webhook         ${arrivals.size} requests received, ${twice} more than once, ${missing} missing; outbox drained ${Math.round(drainMs)} ms after the load stopped; outbox rows delivered ${deliveries?.delivered}, other ${deliveries?.other}`);
   for (const p of problems.slice(0, 5)) console.log(`  ! ${p}`);
