@@ -7,9 +7,10 @@
  * contact form for the given time the way a browser without JavaScript does: GET /contact, read the
  * support form (its action, enctype and hidden inputs), fill the visible fields by type, POST it, and
  * expect a 303 to the confirmation page naming the reference. Printed: sustained submissions a second,
- * p50/p95 of the POST, the answers by status, CPU time per submission of the server and of this process; then, with the server stopped, the requests stored against
- * the 303s received (none lost, none duplicated); and how long the outbox took to drain to the receiver
- * after the load stopped, with every request arriving once.
+ * p50/p95 of the POST, the answers by status, the CPU time per submission of the server and of this
+ * process; then, with the server stopped, the requests stored against the 303s received (none lost, none
+ * duplicated); and how long the outbox took to drain to the receiver after the load stopped, with every
+ * request arriving once.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
