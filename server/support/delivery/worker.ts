@@ -213,13 +213,19 @@ export class DeliveryWorker {
           if (mine) log.info(where, 'request delivered');
           else log.warn(where, 'request delivered after its lease ran out; another worker had claimed it again');
         } else if (outcome.permanent || claim.attempts >= maxAttempts) {
-          await this.outbox.markFailed(claim, outcome.message);
-          log.error({ ...where, errorClass: outcome.errorClass, permanent: outcome.permanent },
-            outcome.permanent ? 'request delivery refused; marked failed' : 'request delivery failed after the last attempt; marked failed');
+          if (await this.outbox.markFailed(claim, outcome.message)) {
+            log.error({ ...where, errorClass: outcome.errorClass, permanent: outcome.permanent },
+              outcome.permanent ? 'request delivery refused; marked failed' : 'request delivery failed after the last attempt; marked failed');
+          } else {
+            log.warn({ ...where, errorClass: outcome.errorClass }, 'request delivery failed after its lease ran out; left to the worker holding it');
+          }
         } else {
           const delayMs = retryDelayMs(claim.attempts, this.options.backoffMs, this.random);
-          await this.outbox.scheduleRetry(claim, delayMs, outcome.message);
-          log.warn({ ...where, errorClass: outcome.errorClass, retryInMs: delayMs }, 'request delivery failed; retrying later');
+          if (await this.outbox.scheduleRetry(claim, delayMs, outcome.message)) {
+            log.warn({ ...where, errorClass: outcome.errorClass, retryInMs: delayMs }, 'request delivery failed; retrying later');
+          } else {
+            log.warn({ ...where, errorClass: outcome.errorClass }, 'request delivery failed after its lease ran out; left to the worker holding it');
+          }
         }
         return;
       } catch (error) {
