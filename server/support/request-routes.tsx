@@ -14,7 +14,7 @@ import { RequestDetailPage, type RequestDetailModel } from '../../views/pages/su
 import { canRead, readerOf, referencePattern, type Reader } from './requests/access.ts';
 import { PAGE_SIZE, cspWithNonce, pageKit } from './requests/page-kit.tsx';
 import { requestsPortal } from './requests/portal-variant.ts';
-import { deliveriesOf } from './requests/delivery-status.ts';
+import { listDeliveries } from './delivery/outbox.ts';
 import { REQUEST_STATUSES, isRequestStatus, MAX_NOTE_LENGTH } from './requests/statuses.ts';
 import { attachmentHeaders } from './requests/attachment-headers.ts';
 import namedContactRoutes from './requests/named-contact-routes.tsx';
@@ -130,8 +130,9 @@ export default async function requestRoutes(app: FastifyInstance, opts: { config
         history: updates.map((u) => ({ status: u.status, note: u.note, source: u.source, at: u.createdAt.toISOString() })),
       },
       delivery: staff
-        ? (await deliveriesOf(app.db, stored.reference)).map((d) => ({
-            channel: d.channel, state: d.state, attempts: d.attempts, lastError: d.lastError ?? undefined,
+        ? (await listDeliveries(app.db, stored.reference)).map((d) => ({
+            // Errors are the receiver's words: kept short on the page.
+            channel: d.channel, state: d.state, attempts: d.attempts, lastError: d.lastError?.slice(0, 300) ?? undefined,
             deliveredAt: d.deliveredAt?.toISOString(),
           }))
         : undefined,
