@@ -294,6 +294,11 @@ t.test('support forms', async (t) => {
     t.equal(await count(), before, 'nothing stored');
     const empty = await send([{ name: '', data: Buffer.alloc(0) }]);
     t.equal(empty.statusCode, 303, 'an empty file input (no file chosen) is no attachment');
+    // A file name with a NUL (which the database cannot keep as text) is stored without them.
+    const odd = await send([{ name: 'crash\u0000report.log', data: Buffer.from('ERROR\n') }], { subject: 'An odd file name' });
+    t.equal(odd.statusCode, 303, 'a control character in a file name is no server error');
+    const oddRef = /(SR-\d+)/.exec(String(odd.headers.location))?.[1] as string;
+    t.same((await app.supportRequests.attachments(oddRef)).map((a) => a.filename), ['crashreport.log']);
   });
 
   t.test('with the database away at submit: a clear 503, the form refilled, nothing acknowledged', async (t) => {

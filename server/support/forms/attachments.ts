@@ -62,8 +62,8 @@ export function fileProblem(filename: string, data: Buffer, rules: AttachmentRul
 }
 
 export function storedAttachment(filename: string, data: Buffer): NewAttachment {
-  // The name as the visitor's system gave it, without any folder part and bounded.
-  const base = filename.split(/[\\/]/).pop() ?? 'file';
+  // The name as the visitor's system gave it, without any folder part or control character, and bounded.
+  const base = (filename.split(/[\\/]/).pop() ?? 'file').replace(/[\u0000-\u001f\u007f]/g, '');
   return { filename: base.slice(-200) || 'file', contentType: CONTENT_TYPES[extensionOf(base)] ?? 'application/octet-stream', data };
 }
 
