@@ -15,6 +15,7 @@ import { canRead, readerOf, referencePattern, type Reader } from './requests/acc
 import { PAGE_SIZE, cspWithNonce, pageKit } from './requests/page-kit.tsx';
 import { requestsPortal } from './requests/portal-variant.ts';
 import { listDeliveries } from './delivery/outbox.ts';
+import { formsById } from './forms/definition.ts';
 import { REQUEST_STATUSES, isRequestStatus, MAX_NOTE_LENGTH } from './requests/statuses.ts';
 import { attachmentHeaders } from './requests/attachment-headers.ts';
 import namedContactRoutes from './requests/named-contact-routes.tsx';
@@ -107,10 +108,16 @@ export default async function requestRoutes(app: FastifyInstance, opts: { config
 
   async function detail(request: FastifyRequest, reply: FastifyReply, reader: Reader, stored: StoredRequest,
     extra: { status?: number; notice?: string; statusError?: string; errorField?: 'status' | 'note'; note?: string } = {}) {
-    const [attachments, updates, names] = await Promise.all([
+    const [attachments, updates, names, forms] = await Promise.all([
       app.supportRequests.attachments(stored.reference), app.supportRequests.updates(stored.reference),
-      kit.productNames([stored.product]),
+      kit.productNames([stored.product]), formsById(app),
     ]);
+    // Each field under the label its form gave it, in the language it was sent in (the name, if the form is gone).
+    const formFields = forms.get(stored.formId)?.fields ?? [];
+    const labelOf = (name: string) => {
+      const field = formFields.find((f) => f.name === name);
+      return field ? (stored.language === 'ja-JP' ? field.labels?.['ja-JP'] ?? field.label : field.label) : undefined;
+    };
     const path = `${LIST_PATH}/${stored.reference}`;
     const chrome = await kit.chrome(request, { title: t.requests.detailTitle(stored.reference), path });
     const staff = reader.visitor.staff;
@@ -124,7 +131,7 @@ export default async function requestRoutes(app: FastifyInstance, opts: { config
         version: stored.version ?? undefined, severity: stored.severity ?? undefined,
         name: stored.name, email: stored.email, formId: stored.formId, language: stored.language,
         createdAt: stored.createdAt.toISOString(), updatedAt: stored.updatedAt.toISOString(),
-        fields: Object.entries(stored.fields).map(([name, value]) => ({ name, value })),
+        fields: Object.entries(stored.fields).map(([name, value]) => ({ name, label: labelOf(name), value })),
         context: Object.entries(stored.context).filter(([, v]) => typeof v === 'string' && v !== '').map(([key, value]) => ({ key, value: String(value) })),
         attachments: attachments.map((a) => ({ id: a.id, filename: a.filename, size: a.size, href: `${path}/attachments/${a.id}` })),
         history: updates.map((u) => ({ status: u.status, note: u.note, source: u.source, at: u.createdAt.toISOString() })),

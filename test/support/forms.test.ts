@@ -170,6 +170,9 @@ t.test('support forms', async (t) => {
     const mine = await app.inject({ url: `/request-sent/${reference}`, headers: { cookie: ada } });
     t.equal(mine.statusCode, 200, 'the owner needs no link token');
     t.equal((await app.inject({ url: `/request-sent/${reference}`, headers: { cookie: bob } })).statusCode, 404, 'another account gets not found');
+    const detail = await app.inject({ url: `/requests/${reference}`, headers: { cookie: ada } });
+    t.equal(detail.statusCode, 200);
+    t.match(detail.body, '<dt>What is happening?</dt>', 'the request\'s page shows each field under its form\'s label');
   });
 
   t.test('hot contact is for signed-in customers', async (t) => {

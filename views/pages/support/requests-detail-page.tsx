@@ -17,7 +17,8 @@ export interface RequestDetail {
   createdAt: string;
   updatedAt: string;
   /** Every field the form sent, by its name, as sent. */
-  fields: { name: string; value: string | string[] | boolean }[];
+  /** Each field with the label its form gives it (undefined when the form is no longer published). */
+  fields: { name: string; label?: string | undefined; value: string | string[] | boolean }[];
   /** The page, product and reason it came from. */
   context: { key: string; value: string }[];
   attachments: { id: number; filename: string; size: number; href: string }[];
@@ -104,7 +105,7 @@ export function RequestDetailPage({ chrome, request: r, listHref, delivery, stat
             <dl className="request-fields">
               {r.fields.map((f) => (
                 <div key={f.name}>
-                  <dt>{fieldLabel(f.name)}</dt>
+                  <dt>{f.label ?? fieldLabel(f.name)}</dt>
                   <dd className="request-field-value">{valueText(t, f.value)}</dd>
                 </div>
               ))}
