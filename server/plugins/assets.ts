@@ -10,7 +10,12 @@ import { projectRoot } from '../paths.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    assets: { css: string; js: string };
+    assets: {
+      css: string;
+      js: string;
+      /** Per island name (views/islands/names.ts), every script path its module loads: its chunk and what that imports. */
+      islands: Record<string, string[]>;
+    };
   }
 }
 
@@ -113,6 +118,8 @@ export default fp(async (app) => {
     entryPoints: [join(projectRoot, entryPoint)],
     bundle: true, splitting: true, minify: true, format: 'esm', target: 'es2020', write: false, logLevel: 'silent',
     absWorkingDir: projectRoot, outdir, entryNames: '[name].[hash]', chunkNames: 'chunks/[name].[hash]', metafile: true,
+    // React's production build, whatever NODE_ENV the server runs with: the browser never gets the development one.
+    define: { 'process.env.NODE_ENV': '"production"' }, jsx: 'automatic',
   });
   const posix = (from: string, to: string) => relative(from, to).split(sep).join('/');
   let jsPath = '';
@@ -129,7 +136,26 @@ export default fp(async (app) => {
   }
   if (!jsPath) throw new Error(`assets: esbuild produced no output for ${entryPoint}`);
 
-  app.decorate('assets', { css: cssPath, js: jsPath });
+  // What each island costs a page: the output whose entry point is islands/<name>.ts(x), and every chunk
+  // it imports statically (React, shared code), as the paths they are served at.
+  const servedPath = (output: string) => `/assets/${posix(outdir, join(projectRoot, output))}`;
+  const islandFiles: Record<string, string[]> = {};
+  for (const [output, meta] of Object.entries(bundle.metafile.outputs)) {
+    const name = /^islands\/([\w-]+)\.tsx?$/.exec(meta.entryPoint ?? '')?.[1];
+    if (!name || meta.entryPoint === entryPoint || output.endsWith('.map')) continue;
+    const needed = new Set<string>();
+    const visit = (file: string) => {
+      if (needed.has(file)) return;
+      needed.add(file);
+      for (const imported of bundle.metafile.outputs[file]?.imports ?? []) {
+        if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
+      }
+    };
+    visit(output);
+    islandFiles[name] = [...needed].map(servedPath);
+  }
+
+  app.decorate('assets', { css: cssPath, js: jsPath, islands: islandFiles });
   const prepared = await Promise.all([...files].map(async ([path, file]) => [path, await prepare(file.body, file.type, IMMUTABLE)] as const));
   for (const [path, asset] of prepared) {
     app.get(path, { compress: false }, async (request, reply) => sendPrepared(request, reply, asset));

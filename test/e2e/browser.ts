@@ -7,6 +7,7 @@ import { build, SAMPLE_CONTENT, type BuildOptions } from '../helpers/build.ts';
 import { PAGE_TYPES } from '../fixtures/page-types.ts';
 import type { FastifyInstance } from 'fastify';
 import { freePort } from '../../scripts/bench-http.ts';
+import { failedIslands, islandsSettled } from './islands.ts';
 
 type Test = { teardown: (fn: () => unknown) => void };
 
@@ -73,6 +74,10 @@ export function auditPageTypes(javaScript: boolean) {
     for (const [name, path] of Object.entries(PAGE_TYPES)) {
       for (const viewport of ['desktop', 'mobile'] as const) {
         const page = await openPage(browser, base + path, { scripts: javaScript ? 'on' : 'blocked', viewport });
+        if (javaScript) {
+          await islandsSettled(page);
+          t.same(await failedIslands(page), [], `${name} (${viewport}): every island hydrated`);
+        }
         t.same(await axeViolations(page), [], `${name} (${viewport}) has no WCAG A/AA violations`);
         t.equal(await page.locator('h1').count(), 1, `${name} has one heading 1`);
         const enhanced = await page.evaluate(() => document.documentElement.classList.contains('js-enabled'));
