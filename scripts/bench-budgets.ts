@@ -67,8 +67,39 @@ const html = (await server.inject(topic.path)).body;
 const css = /href="(\/assets\/main\.[^"]+\.css)"/.exec(html)?.[1] ?? '';
 const cssBody = (await server.inject(css)).rawPayload;
 console.log(`\nCSS ${css}: ${kb(cssBody.length)}, ${kb(gzipSync(cssBody).length)} gzip (budget 20 KB)`);
+console.log(`\n${await javaScriptOf('topic page', html)}`);
+for (const [what, path] of [['home', '/'], ['KB article', kbArticle], ['search results', `/search-results/?searchTerm=${encodeURIComponent(word)}`]] as const) {
+  if (path) console.log(await javaScriptOf(what, (await server.inject(path)).body));
+}
 const blocking = [...html.matchAll(/<script(?![^>]*(?:type="module"|type="application\/json"|\bdefer\b|\basync\b))[^>]*>/g)].length;
 console.log(`render-blocking scripts on a topic page: ${blocking} (budget 0)`);
+
+/**
+ * All the JavaScript a page loads, as served (brotli, and gzip): the islands entry it names and, for each
+ * island in it, the island's module and the chunks that module imports (React among them). A module an
+ * island loads later by import() on demand (htmx when a search is typed, the credits when called) is not
+ * counted. Budget on a topic page: 60 KB compressed.
+ */
+async function javaScriptOf(what: string, page: string): Promise<string> {
+  const entry = /<script type="module" src="([^"]+)"/.exec(page)?.[1];
+  if (!entry) return `${what}: no script`;
+  const names = new Set([...page.matchAll(/data-island="([\w-]+)"/g)].map((m) => m[1] ?? ''));
+  const files = new Set([entry, ...[...names].flatMap((name) => server.assets.islands[name] ?? [])]);
+  let br = 0;
+  let gzip = 0;
+  let raw = 0;
+  for (const file of files) {
+    for (const encoding of ['br', 'gzip', 'identity'] as const) {
+      const res = await server.inject({ url: file, headers: { 'accept-encoding': encoding } });
+      if (res.statusCode !== 200) throw new Error(`${file} answered ${res.statusCode}`);
+      if (encoding === 'br') br += res.rawPayload.length;
+      else if (encoding === 'gzip') gzip += res.rawPayload.length;
+      else raw += res.rawPayload.length;
+    }
+  }
+  const budget = what === 'topic page' ? ` = ${(br / (60 * 1024)).toFixed(2)} of the 60 KB budget` : '';
+  return `JavaScript, ${what}: ${kb(br)} brotli${budget} (${kb(gzip)} gzip, ${kb(raw)} minified) in ${files.size} files; islands: ${[...names].sort().join(', ') || 'none'}`;
+}
 
 /** CPU and wall time per request, after a warm-up; `url(i)` gives the i-th request's URL. */
 async function time(url: (i: number) => string, headers: Record<string, string> = {}) {

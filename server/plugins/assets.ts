@@ -96,6 +96,23 @@ async function scanContentFiles(dir: string, previous: Map<string, HeldFile>): P
 }
 
 /**
+ * The browser's scripts: islands/main.ts and, split from it, one chunk per island (loaded by import()
+ * where a page has that island) and the chunks they share (React). Built in memory; nothing is written.
+ */
+export async function buildIslands() {
+  const outdir = join(projectRoot, 'assets/islands');
+  const entryPoint = 'islands/main.ts';
+  const bundle = await build({
+    entryPoints: [join(projectRoot, entryPoint)],
+    bundle: true, splitting: true, minify: true, format: 'esm', target: 'es2020', write: false, logLevel: 'silent',
+    absWorkingDir: projectRoot, outdir, entryNames: '[name].[hash]', chunkNames: 'chunks/[name].[hash]', metafile: true,
+    // React's production build, whatever NODE_ENV the server runs with: the browser never gets the development one.
+    define: { 'process.env.NODE_ENV': '"production"' }, jsx: 'automatic',
+  });
+  return { bundle, outdir, entryPoint };
+}
+
+/**
  * Stylesheet and island scripts, served under content-hashed names with long cache lifetimes; files
  * referenced by content (/assets/content/…) are served under their own names, revalidated by ETag.
  * Nothing is compressed per response: each text file's brotli and gzip forms are made once and picked by
@@ -110,17 +127,7 @@ export default fp(async (app) => {
   const files = new Map([[`/assets/main.${hash(css)}.css`, { body: css, type: 'text/css; charset=utf-8' }]]);
   const cssPath = [...files.keys()][0] as string;
 
-  // Islands are split: what a page type alone needs (htmx, for search) is a chunk loaded by import(),
-  // so other pages never download it. Built in memory at start-up; nothing is written.
-  const outdir = join(projectRoot, 'assets/islands');
-  const entryPoint = 'islands/main.ts';
-  const bundle = await build({
-    entryPoints: [join(projectRoot, entryPoint)],
-    bundle: true, splitting: true, minify: true, format: 'esm', target: 'es2020', write: false, logLevel: 'silent',
-    absWorkingDir: projectRoot, outdir, entryNames: '[name].[hash]', chunkNames: 'chunks/[name].[hash]', metafile: true,
-    // React's production build, whatever NODE_ENV the server runs with: the browser never gets the development one.
-    define: { 'process.env.NODE_ENV': '"production"' }, jsx: 'automatic',
-  });
+  const { bundle, outdir, entryPoint } = await buildIslands();
   const posix = (from: string, to: string) => relative(from, to).split(sep).join('/');
   let jsPath = '';
   for (const file of bundle.outputFiles) {

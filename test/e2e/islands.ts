@@ -34,7 +34,7 @@ export async function failedIslands(page: Page): Promise<string[]> {
 export async function openEnhanced(browser: Browser, url: string, options: {
   viewport: keyof typeof VIEWPORTS;
   reducedMotion?: 'reduce' | 'no-preference';
-  setup?: (page: Page) => Promise<void>;
+  setup?: (page: Page) => Promise<unknown>;
 }): Promise<{ page: Page; errors: () => string[] }> {
   const context = await browser.newContext({ viewport: VIEWPORTS[options.viewport], reducedMotion: options.reducedMotion ?? 'no-preference' });
   const page = await context.newPage();

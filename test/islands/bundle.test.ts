@@ -1,0 +1,48 @@
+/**
+ * The browser's scripts: one entry, a module per island loaded only where a page has that island, React
+ * in a chunk they share, nothing of the server or the strings catalogue, and the islands a page has
+ * preloaded with it.
+ */
+import t from 'tap';
+import { buildIslands } from '../../server/plugins/assets.ts';
+import { ISLAND_NAMES } from '../../views/islands/names.ts';
+import { build, SAMPLE_CONTENT } from '../helpers/build.ts';
+
+t.test('the bundle', async (t) => {
+  const { bundle, entryPoint } = await buildIslands();
+  const inputs = Object.keys(bundle.metafile.inputs);
+  t.same(inputs.filter((file) => /^(server|scripts|content)\//.test(file) || file.startsWith('views/i18n/') || file.startsWith('node:')), [],
+    'no server code, no strings catalogue, no Node module reaches the browser');
+  t.ok(inputs.some((file) => file.includes('node_modules/react-dom/cjs/react-dom.production.min.js')), "React's production build is bundled");
+  t.notOk(inputs.some((file) => file.includes('development')), 'no development build is bundled');
+
+  const outputs = Object.entries(bundle.metafile.outputs).filter(([file]) => !file.endsWith('.map'));
+  const islands = new Map(outputs.map(([file, meta]) => [/^islands\/([\w-]+)\.tsx?$/.exec(meta.entryPoint ?? '')?.[1], { file, meta }]));
+  for (const name of ISLAND_NAMES) t.ok(islands.get(name), `island ${name} is a module of its own`);
+  const entry = outputs.find(([, meta]) => meta.entryPoint === entryPoint);
+  t.ok(entry, 'the entry is built');
+  t.ok((entry?.[1].bytes ?? Infinity) < 3000, `the entry is small (${entry?.[1].bytes} bytes): React is not in it`);
+  t.notOk(entry?.[1].imports.some((i) => i.kind === 'import-statement'), 'the entry imports nothing before it runs');
+  const react = outputs.find(([, meta]) => Object.keys(meta.inputs).some((file) => file.includes('react-dom.production.min.js')));
+  t.ok(react && react[1].entryPoint === undefined, 'React is a shared chunk, not part of any one island');
+});
+
+t.test('a page preloads the modules of the islands it has, and only those', async (t) => {
+  const app = await build(t, { contentDir: SAMPLE_CONTENT });
+  for (const path of ['/', '/search-results/?searchTerm=filter']) {
+    const html = (await app.inject(path)).body;
+    const head = html.slice(0, html.indexOf('</head>'));
+    const preloaded = [...head.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1] ?? '');
+    const names = new Set([...html.matchAll(/ data-island="([\w-]+)"/g)].map((m) => m[1] ?? ''));
+    const expected = new Set([...names].flatMap((name) => app.assets.islands[name] ?? []));
+    t.same(new Set(preloaded), expected, `${path}: the preloads are the modules of its islands (${[...names].join(', ')})`);
+    t.equal(preloaded.length, new Set(preloaded).size, `${path}: each module once`);
+    for (const file of preloaded) {
+      const res = await app.inject(file);
+      t.equal(res.statusCode, 200, `${file} is served`);
+      t.match(res.headers['content-type'], /javascript/, `${file} is JavaScript`);
+    }
+  }
+  const search = (await app.inject('/search-results/?searchTerm=filter')).body;
+  t.notMatch(search.slice(0, search.indexOf('</head>')), new RegExp(`href="${(app.assets.islands['page-tree'] ?? ['none'])[0]}"`), 'a page without a page tree does not preload its module');
+});
