@@ -46,10 +46,13 @@ async function navigationContent(dir: string): Promise<void> {
  * A page with JavaScript on, once the islands of its content (the tree, the lists) have settled, its
  * errors watched from the start. Only islands in <main> are awaited: the header's are not this file's.
  */
-async function openEnhanced(browser: Browser, url: string, { viewport }: { viewport: keyof typeof VIEWPORTS }): Promise<{ page: Page; errors: () => string[] }> {
+async function openEnhanced(browser: Browser, url: string, { viewport, setup }: {
+  viewport: keyof typeof VIEWPORTS; setup?: (page: Page) => Promise<void>;
+}): Promise<{ page: Page; errors: () => string[] }> {
   const context = await browser.newContext({ viewport: VIEWPORTS[viewport] });
   const page = await context.newPage();
   const errors = watchErrors(page);
+  if (setup) await setup(page);
   await page.goto(url);
   await settled(page);
   return { page, errors };
@@ -85,6 +88,8 @@ t.test('documentation navigation', async (t) => {
     t.notOk(await tree.getByRole('link', { name: 'Automation', exact: true }).isVisible(), 'a branch closes');
     await branch.click();
     t.ok(await tree.getByRole('link', { name: 'Automation', exact: true }).isVisible(), 'and opens again');
+    await tree.getByRole('link', { name: 'Automation', exact: true }).focus();
+    t.equal(await focusedText(page), 'Automation', 'a link of the tree takes focus');
 
     const siblings = page.locator('.siblings');
     t.notOk(await siblings.getByRole('link', { name: 'Boards', exact: true }).isVisible(), 'siblings above the window are hidden');
@@ -321,6 +326,21 @@ t.test('documentation navigation', async (t) => {
       t.same(await control(enhanced.page), listBefore, `the show-more control keeps its place and size (${viewport})`);
       await enhanced.page.context().close();
     }
+  });
+
+  t.test('a failed island leaves the others working and its own native controls in place', async (t) => {
+    const { page, errors } = await openEnhanced(browser, base + TOPIC, {
+      viewport: 'desktop',
+      setup: (p) => p.route(/\/chunks\/siblings\.[^/]+\.js$/, (route) => route.abort()),
+    });
+    t.same(await failedIslands(page), ['siblings'], 'the siblings island failed');
+    t.ok(errors().some((e) => e.includes('island siblings failed')), 'and said so');
+    const toggle = page.getByRole('button', { name: 'Documentation' });
+    await toggle.click();
+    t.equal(await toggle.getAttribute('aria-expanded'), 'false', 'the page tree works');
+    await page.locator('.siblings-more-above > summary').click();
+    t.ok(await page.locator('.siblings').getByRole('link', { name: 'Boards', exact: true }).isVisible(), "the siblings' disclosures still work");
+    await page.context().close();
   });
 
   t.test('card titles of a row are equal in height from 901 px', async (t) => {
