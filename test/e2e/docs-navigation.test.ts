@@ -331,7 +331,7 @@ t.test('documentation navigation', async (t) => {
   t.test('a failed island leaves the others working and its own native controls in place', async (t) => {
     const { page, errors } = await openEnhanced(browser, base + TOPIC, {
       viewport: 'desktop',
-      setup: (p) => p.route(/\/chunks\/siblings\.[^/]+\.js$/, (route) => route.abort()),
+      setup: async (p) => { await p.route(/\/chunks\/siblings\.[^/]+\.js$/, (route) => route.abort()); },
     });
     t.same(await failedIslands(page), ['siblings'], 'the siblings island failed');
     t.ok(errors().some((e) => e.includes('island siblings failed')), 'and said so');
