@@ -1,2 +1,5 @@
-/** The page-tree island (views/islands/names.ts): not enhanced yet; the server's markup works on its own. */
-export default function enhance(_element: HTMLElement): void {}
+/** The page-tree island (views/islands/names.ts): the documentation sidebar, hydrated. */
+import { hydrateIsland } from './hydrate.tsx';
+import { PageTreeNav } from '../views/islands/page-tree.tsx';
+
+export default (element: HTMLElement) => hydrateIsland(element, PageTreeNav);

@@ -1,2 +1,5 @@
-/** The show-more island (views/islands/names.ts): not enhanced yet; the server's markup works on its own. */
-export default function enhance(_element: HTMLElement): void {}
+/** The show-more island (views/islands/names.ts): the child or documentation list, hydrated. */
+import { hydrateIsland } from './hydrate.tsx';
+import { ShowMore } from '../views/islands/show-more.tsx';
+
+export default (element: HTMLElement) => hydrateIsland(element, ShowMore);

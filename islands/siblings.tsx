@@ -1,2 +1,5 @@
-/** The siblings island (views/islands/names.ts): not enhanced yet; the server's markup works on its own. */
-export default function enhance(_element: HTMLElement): void {}
+/** The siblings island (views/islands/names.ts): the sibling window, hydrated. */
+import { hydrateIsland } from './hydrate.tsx';
+import { SiblingsWindow } from '../views/islands/siblings.tsx';
+
+export default (element: HTMLElement) => hydrateIsland(element, SiblingsWindow);

@@ -37,6 +37,8 @@ const feedback = (state: FeedbackModel['state']): FeedbackModel => ({
 const render = (element: ReactElement) => renderToStaticMarkup(element);
 const h1Count = (html: string) => html.match(/<h1[\s>]/g)?.length ?? 0;
 const count = (html: string, needle: string) => html.split(needle).length - 1;
+/** The markup without the islands' JSON props blocks (which repeat the texts an island shows). */
+const withoutProps = (html: string) => html.replace(/<script type="application\/json" data-island-props="[^"]*">[^<]*<\/script>/g, '');
 /** Ids used more than once. */
 const duplicateIds = (html: string) => {
   const ids = [...html.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]);
@@ -71,8 +73,8 @@ t.test('siblingWindow: the current index ±2, first five near the start, last fi
 });
 
 t.test('Siblings window mode keeps the others in show-more disclosures', async (t) => {
-  const html = render(<Siblings model={{ heading: 'In this section', mode: 'window', items: siblings(10, 5) }} />);
-  t.match(html, 'data-island="siblings"');
+  const html = withoutProps(render(<Siblings model={{ heading: 'In this section', mode: 'window', items: siblings(10, 5) }} />));
+  t.match(html, /^<div class="island" data-island="siblings"><div class="siblings siblings-window"><h2>In this section<\/h2>/);
   const above = html.indexOf('<details class="siblings-more siblings-more-above"><summary>Show 3 more<');
   const below = html.indexOf('<details class="siblings-more siblings-more-below"><summary>Show 2 more<');
   t.ok(above > -1 && below > above, 'three above the window, two below');
@@ -88,6 +90,8 @@ t.test('Siblings window mode keeps the others in show-more disclosures', async (
 
   const short = render(<Siblings model={{ heading: 'In this section', mode: 'window', items: siblings(4, 2) }} />);
   t.notMatch(short, '<details', 'no disclosure for a short list');
+  t.notMatch(short, 'data-island', 'nor a script');
+  t.match(short, '<ul class="siblings-list">');
 });
 
 t.test('Siblings progress mode shows every item marked visited, current or upcoming', async (t) => {
@@ -124,10 +128,11 @@ const tree: PageTreeModel = {
 };
 
 t.test('PageTree: nested disclosures, open and current flags, three levels', async (t) => {
-  const html = render(<PageTree tree={tree} />);
-  t.match(html, /^<nav aria-label="Documentation" class="page-tree" data-island="page-tree">/);
+  const html = withoutProps(render(<PageTree tree={tree} />));
+  t.match(html, /^<div class="island" data-island="page-tree"><details class="page-tree-disclosure"><summary class="page-tree-toggle">Documentation<\/summary><nav aria-label="Documentation" class="page-tree">/,
+    'the page-tree island: the whole tree in a closed disclosure (shown open from 768 px by CSS)');
   t.match(html, '<a href="/tracklight-cloud/docs">Tracklight Cloud</a>', 'tree title link');
-  t.equal(count(html, '<details'), 3, 'one disclosure per node with children (within three levels)');
+  t.equal(count(html, '<details>') + count(html, '<details open=""'), 3, 'one disclosure per node with children (within three levels)');
   t.equal(count(html, '<summary>'), 3, 'each with a summary');
   t.equal(count(html, '<details open=""'), 2, 'open nodes start open');
   t.match(html, /<a href="\/a2">Backlogs<\/a><details><summary>/, 'a closed branch');
@@ -284,7 +289,7 @@ t.test('TopicSetPage', async (t) => {
     siblings: { heading: 'In this guide', mode: 'window', items: siblings(3, 0) },
     upNext: { next: { title: 'Next set', href: '/next' }, otherSets: [] },
   };
-  const html = render(<TopicSetPage {...model} />);
+  const html = withoutProps(render(<TopicSetPage {...model} />));
   t.equal(h1Count(html), 1);
   t.match(html, '<p>Boards overview.</p>');
   t.equal(count(html, 'View topic'), 7, 'every child topic has a View topic link');

@@ -73,6 +73,7 @@ export const en = {
   },
   showMore: 'Show more',
   showCountMore: (count: number) => `Show ${count} more`,
+  showFewer: 'Show fewer',
   siblings: {
     visited: 'visited',
     current: 'current page',

@@ -71,6 +71,7 @@ export const ja: Strings = {
   },
   showMore: 'さらに表示',
   showCountMore: (count: number) => `さらに ${count} 件を表示`,
+  showFewer: '表示を減らす',
   siblings: {
     visited: '閲覧済み',
     current: '現在のページ',

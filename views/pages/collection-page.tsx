@@ -1,7 +1,6 @@
 import type { CardLink, CollectionPageModel } from '../view-model.ts';
 import { Document } from '../layout/document.tsx';
 import { Body } from '../parts/body.tsx';
-import { CardGrid } from '../parts/card-grid.tsx';
 import { ShowMore } from '../parts/show-more.tsx';
 import { PageTree } from '../parts/page-tree.tsx';
 import { ContactBlock } from '../parts/contact-block.tsx';
@@ -30,7 +29,7 @@ export function CollectionPage({
         <Body body={body} />
         {cards.length > 0 ? (
           <div className="collection-children">
-            <ShowMore items={cards} first={CHILDREN_PREVIEW} render={(shown) => <CardGrid cards={shown} headingLevel={2} />} />
+            <ShowMore items={{ kind: 'cards', cards, headingLevel: 2 }} first={CHILDREN_PREVIEW} id="collection-children-list" />
           </div>
         ) : null}
         <ContactBlock contact={contact} />

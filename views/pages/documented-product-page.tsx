@@ -4,7 +4,6 @@ import { CardGrid } from '../parts/card-grid.tsx';
 import { PageTree } from '../parts/page-tree.tsx';
 import { ContactBlock } from '../parts/contact-block.tsx';
 import { Subheader } from '../parts/subheader.tsx';
-import { LinkList } from '../parts/links.tsx';
 import { ProductHero } from '../parts/product-hero.tsx';
 import { ShowMore } from '../parts/show-more.tsx';
 import { stringsFor } from '../i18n/catalogue.tsx';
@@ -44,7 +43,7 @@ export function DocumentedProductPage({
               <section key={`${i}-${list.href}`} className="doc-list">
                 <h2><a href={list.href}>{list.title}</a></h2>
                 {list.description ? <p className="doc-list-description">{list.description}</p> : null}
-                <ShowMore items={list.links} first={LIST_PREVIEW} render={(links) => <LinkList links={links} />} />
+                <ShowMore items={{ kind: 'links', links: list.links }} first={LIST_PREVIEW} id={`doc-list-${i + 1}`} />
               </section>
             ))}
           </div>

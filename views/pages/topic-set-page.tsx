@@ -2,7 +2,6 @@ import type { CardLink, TopicSetPageModel } from '../view-model.ts';
 import { Document } from '../layout/document.tsx';
 import { Breadcrumbs } from '../parts/breadcrumbs.tsx';
 import { Body } from '../parts/body.tsx';
-import { CardGrid } from '../parts/card-grid.tsx';
 import { ShowMore } from '../parts/show-more.tsx';
 import { PageTree } from '../parts/page-tree.tsx';
 import { FeedbackForm } from '../parts/feedback-form.tsx';
@@ -29,7 +28,7 @@ export function TopicSetPage({
           <Body body={overview} />
           {cards.length > 0 ? (
             <div className="topic-set-topics">
-              <ShowMore items={cards} first={TOPICS_PREVIEW} summary={t.showCountMore} render={(shown) => <CardGrid cards={shown} headingLevel={2} />} />
+              <ShowMore items={{ kind: 'cards', cards, headingLevel: 2 }} first={TOPICS_PREVIEW} id="topic-set-topics-list" summary={t.showCountMore} />
             </div>
           ) : null}
           {upNext ? <UpNext model={upNext} /> : null}

@@ -1,17 +1,20 @@
 import type { MoreLink, PageTreeModel, TreeNode } from '../view-model.ts';
 import { useStrings } from '../i18n/catalogue.tsx';
+import type { Strings } from '../i18n/strings.ts';
+import { Island } from '../island.tsx';
+import { PageTreeNav, type NavTreeNode } from '../islands/page-tree.tsx';
 
 /** Deepest level the tree shows (spec §3: up to three levels). */
 const MAX_LEVEL = 3;
 
 /**
- * The left documentation tree. Without JavaScript every branch is a native disclosure; the current
- * page and its parents arrive open (spec §4). A script may later add the session-persisted
- * collapse of the whole sidebar (data-island="page-tree").
+ * The left documentation tree: the page-tree island (views/islands/page-tree.tsx). Without JavaScript
+ * every branch is a native disclosure and the current page and its parents arrive open (spec §4); on a
+ * phone the whole tree is a collapsed 'Documentation' disclosure above the content. With it, the whole
+ * sidebar collapses and expands for the session, and branches open and close with buttons.
  *
- * A branch's link sits just before its `<details>`, not inside the `<summary>`: a summary is a button,
- * and a link nested in a button is unreachable for assistive technology (axe nested-interactive).
- * The summary is the small toggle next to the link.
+ * A branch's link sits just before its toggle, not inside it: a summary or a button holding a link
+ * makes the link unreachable for assistive technology (axe nested-interactive).
  *
  * The model carries only the current branch (server/pages/docs.ts treeModel): other branches are links
  * to pages that list their children, and a long list ends with a link to the page that has all of it.
@@ -19,39 +22,34 @@ const MAX_LEVEL = 3;
 export function PageTree({ tree }: { tree: PageTreeModel }) {
   const t = useStrings();
   return (
-    <nav aria-label={t.tree.label} className="page-tree" data-island="page-tree">
-      <p className="page-tree-title"><a href={tree.href}>{tree.title}</a></p>
-      {tree.nodes.length > 0 ? <TreeList nodes={tree.nodes} level={1} more={tree.more} /> : null}
-    </nav>
+    <Island
+      name="page-tree"
+      component={PageTreeNav}
+      props={{
+        label: t.tree.label,
+        title: tree.title,
+        href: tree.href,
+        nodes: tree.nodes.map((node) => navNode(node, 1, t)),
+        ...allLink(tree.more, t),
+      }}
+    />
   );
 }
 
-function TreeList({ nodes, level, more }: { nodes: TreeNode[]; level: number; more?: MoreLink | undefined }) {
-  const t = useStrings();
-  return (
-    <ul className={`page-tree-list page-tree-level-${level}`}>
-      {nodes.map((node) => <TreeItem key={node.id} node={node} level={level} />)}
-      {more ? <li className="page-tree-item page-tree-all"><a href={more.href}>{t.tree.allPages(more.count, more.title)}</a></li> : null}
-    </ul>
-  );
-}
-
-function NodeLink({ node }: { node: TreeNode }) {
-  return <a href={node.href} aria-current={node.current ? 'page' : undefined}>{node.title}</a>;
-}
-
-function TreeItem({ node, level }: { node: TreeNode; level: number }) {
-  const t = useStrings();
+/** A node as the island's plain props, its texts in the page's language; nothing below MAX_LEVEL. */
+function navNode(node: TreeNode, level: number, t: Strings): NavTreeNode {
   const children = level < MAX_LEVEL ? node.children : [];
-  const className = node.current ? 'page-tree-item is-current' : 'page-tree-item';
-  if (children.length === 0) return <li className={className}><NodeLink node={node} /></li>;
-  return (
-    <li className={`${className} has-children`}>
-      <NodeLink node={node} />
-      <details open={node.open}>
-        <summary><span className="visually-hidden">{t.tree.pagesIn(node.title)}</span></summary>
-        <TreeList nodes={children} level={level + 1} more={node.more} />
-      </details>
-    </li>
-  );
+  return {
+    title: node.title,
+    href: node.href,
+    current: node.current,
+    open: node.open,
+    toggleLabel: t.tree.pagesIn(node.title),
+    children: children.map((child) => navNode(child, level + 1, t)),
+    ...(children.length > 0 ? allLink(node.more, t) : {}),
+  };
+}
+
+function allLink(more: MoreLink | undefined, t: Strings): { all?: { href: string; label: string } } {
+  return more ? { all: { href: more.href, label: t.tree.allPages(more.count, more.title) } } : {};
 }

@@ -1,5 +1,7 @@
 import type { SiblingItem, SiblingsModel } from '../view-model.ts';
 import { useStrings } from '../i18n/catalogue.tsx';
+import { Island } from '../island.tsx';
+import { SiblingsWindow, type SiblingsWindowProps } from '../islands/siblings.tsx';
 
 /** Items the sibling window shows (spec §9). */
 export const SIBLING_WINDOW_SIZE = 5;
@@ -18,10 +20,10 @@ export function siblingWindow(count: number, index: number): { start: number; en
 }
 
 /**
- * Sibling pages in the sidebar. Window mode shows five around the current page and keeps the rest
- * in 'Show N more' disclosures, so every sibling is reachable without JavaScript; a script may later
- * turn them into expand-up/expand-down buttons (data-island="siblings"). Progress mode (guides)
- * lists every sibling marked visited, current or upcoming.
+ * Sibling pages in the sidebar. Window mode is the siblings island (views/islands/siblings.tsx): five
+ * around the current page, the rest in 'Show N more' disclosures without JavaScript (every sibling is
+ * reachable), expand-up and expand-down buttons with it. Progress mode (guides) lists every sibling
+ * marked visited, current or upcoming.
  */
 export function Siblings({ model }: { model: SiblingsModel }) {
   const t = useStrings();
@@ -46,42 +48,23 @@ export function Siblings({ model }: { model: SiblingsModel }) {
     );
   }
   const { start, end } = siblingWindow(model.items.length, currentIndex);
-  const before = model.items.slice(0, start);
-  const shown = model.items.slice(start, end);
-  const after = model.items.slice(end);
-  return (
-    <div className="siblings siblings-window" data-island="siblings">
-      <h2>{model.heading}</h2>
-      {before.length > 0 ? <More items={before} offset={0} where="above" /> : null}
-      <SiblingList items={shown} offset={start} />
-      {after.length > 0 ? <More items={after} offset={end} where="below" /> : null}
-      {model.more ? <p className="siblings-all"><a href={model.more.href}>{t.tree.allPages(model.more.count, model.more.title)}</a></p> : null}
-    </div>
-  );
+  const props: SiblingsWindowProps = {
+    heading: model.heading,
+    items: model.items.map(({ title, href, current }) => ({ title, href, current })),
+    start, end,
+    moreAbove: { label: t.showCountMore(start), hint: t.siblings.pagesAbove },
+    moreBelow: { label: t.showCountMore(model.items.length - end), hint: t.siblings.pagesBelow },
+    ...(model.more ? { all: { href: model.more.href, label: t.tree.allPages(model.more.count, model.more.title) } } : {}),
+  };
+  // A list that fits the window has nothing to widen: the same markup, without a script.
+  if (end - start === model.items.length) return <SiblingsWindow {...props} />;
+  return <Island name="siblings" component={SiblingsWindow} props={props} />;
 }
 
 /** Without a stored mark, pages before the current one count as visited. */
 function progressByPosition(index: number, current: number): 'visited' | 'current' | 'upcoming' {
   if (index === current) return 'current';
   return current >= 0 && index < current ? 'visited' : 'upcoming';
-}
-
-function More({ items, offset, where }: { items: SiblingItem[]; offset: number; where: 'above' | 'below' }) {
-  const t = useStrings();
-  return (
-    <details className={`siblings-more siblings-more-${where}`}>
-      <summary>{t.showCountMore(items.length)}<span className="visually-hidden">{where === 'above' ? t.siblings.pagesAbove : t.siblings.pagesBelow}</span></summary>
-      <SiblingList items={items} offset={offset} />
-    </details>
-  );
-}
-
-function SiblingList({ items, offset }: { items: SiblingItem[]; offset: number }) {
-  return (
-    <ul className="siblings-list">
-      {items.map((item, i) => <li key={`${offset + i}-${item.href}`} className={item.current ? 'is-current' : undefined}><SiblingLink item={item} /></li>)}
-    </ul>
-  );
 }
 
 function SiblingLink({ item }: { item: SiblingItem }) {
