@@ -44,7 +44,7 @@ export interface AccountMenuProps {
 export interface SiteHeaderStrings {
   mainNav: string; products: string; cloud: string; dataCenter: string; seeAllProducts: string; showFewerProducts: string;
   getStarted: string; documentation: string; resources: string; contact: string; search: string; opensInNewTab: string;
-  logInToContact: string; signIn: string; menu: string;
+  menu: string;
 }
 
 export interface SiteHeaderProps {
@@ -61,7 +61,9 @@ export interface SiteHeaderProps {
   menus: HeaderMenuItem[];
   additionalLinks: HeaderLinkItem[];
   contactHref: string;
-  loginHref: string;
+  /** Anonymous visitors: the sign-in link and its two labels (spec §2). */
+  signIn: { href: string; label: string; logInToContact: string } | null;
+  /** Signed-in visitors. */
   account: AccountMenuProps | null;
 }
 
@@ -186,14 +188,13 @@ export function SiteHeader(props: SiteHeaderProps) {
           </nav>
           <ul className="header-actions">
             <li><a className="header-button" href={props.contactHref}>{t.contact}</a></li>
-            {account ? (
-              <li><AccountMenu account={account} /></li>
-            ) : (
+            {account ? <li><AccountMenu account={account} /></li> : null}
+            {props.signIn ? (
               <>
-                <li><a className="header-link" href={props.loginHref}>{t.logInToContact}</a></li>
-                <li><a className="header-button header-button-primary" href={props.loginHref}>{t.signIn}</a></li>
+                <li><a className="header-link" href={props.signIn.href}>{props.signIn.logInToContact}</a></li>
+                <li><a className="header-button header-button-primary" href={props.signIn.href}>{props.signIn.label}</a></li>
               </>
-            )}
+            ) : null}
           </ul>
         </div>
       </header>

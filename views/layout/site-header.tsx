@@ -39,8 +39,7 @@ export function SiteHeader({ chrome }: { chrome: Chrome }) {
       seeAllProducts: t.header.seeAllProducts, showFewerProducts: t.header.showFewerProducts, getStarted: t.header.getStarted,
       documentation: t.header.documentation, resources: t.header.resources,
       contact: visitor.signedIn ? t.header.contactSupport : t.header.contact,
-      search: t.header.search, opensInNewTab: t.opensInNewTab, logInToContact: t.header.logInToContact, signIn: t.header.signIn,
-      menu: t.header.menu,
+      search: t.header.search, opensInNewTab: t.opensInNewTab, menu: t.header.menu,
     },
     products: header.products,
     waffle: header.waffle,
@@ -53,7 +52,7 @@ export function SiteHeader({ chrome }: { chrome: Chrome }) {
     })),
     additionalLinks: links(header.additionalLinks),
     contactHref: header.contactHref,
-    loginHref: header.loginHref,
+    signIn: visitor.signedIn ? null : { href: header.loginHref, label: t.header.signIn, logInToContact: t.header.logInToContact },
     account: visitor.signedIn ? accountMenuProps(visitor, header, t) : null,
   };
   return <Island name="site-header" component={SiteHeaderIsland} props={props} />;
