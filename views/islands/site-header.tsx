@@ -162,12 +162,12 @@ export function SiteHeader(props: SiteHeaderProps) {
           <img src={props.logoUrl} alt="" width="32" height="32" />
           <span>{props.siteName}</span>
         </a>
-        <a className="header-link header-search" href="/search-results/" target="_blank" rel="noopener">
-          <IconGlyph name="search" />
-          <span>{t.search}</span>
-          <span className="visually-hidden">{t.opensInNewTab}</span>
+        {/* The phone layout's search and menu button, shown only there with scripts (12-header.css); the
+            avatar is the phone-only one of spec §2. */}
+        <a className="header-link phone-search" href="/search-results/" target="_blank" rel="noopener">
+          <IconGlyph name="search" size={20} />
+          <span className="visually-hidden">{t.search}{t.opensInNewTab}</span>
         </a>
-        {/* Shown only in the phone layout with scripts (12-header.css); the avatar is the phone-only one of spec §2. */}
         <button type="button" className="header-menu-toggle" id={`${PHONE_MENU}-toggle`} aria-expanded={enhanced && phoneOpen}
           aria-controls={PHONE_MENU} onClick={() => { setOpen(null); setPhoneOpen((o) => !o); }}>
           {account ? <Avatar account={account} className="avatar phone-avatar" /> : null}
@@ -188,6 +188,13 @@ export function SiteHeader(props: SiteHeaderProps) {
           </nav>
           <ul className="header-actions">
             <li><a className="header-button" href={props.contactHref}>{t.contact}</a></li>
+            <li>
+              <a className="header-link header-search" href="/search-results/" target="_blank" rel="noopener">
+                <IconGlyph name="search" />
+                <span>{t.search}</span>
+                <span className="visually-hidden">{t.opensInNewTab}</span>
+              </a>
+            </li>
             {account ? <li><AccountMenu account={account} /></li> : null}
             {props.signIn ? (
               <>
