@@ -61,7 +61,8 @@ export function PlatformTabs({ platform, platforms, label, opensInNewTab }: Plat
       {platforms.map((p) => (
         <div key={p.id} className="platform-panel" role="tabpanel" id={tabPanelId('platform', p.id)} data-platform={p.id}
           aria-labelledby={tabId('platform', p.id)} hidden={p.id !== selected}>
-          {panel(p)}
+          {/* Only the shown panel has cards: images React creates load even when hidden. */}
+          {p.id === selected ? panel(p) : null}
         </div>
       ))}
     </>

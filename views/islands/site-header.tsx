@@ -243,7 +243,8 @@ function Menu({ id, label, className, summary, children }: {
       <button type="button" className="menu-trigger" id={triggerId(id)} aria-expanded={isOpen} aria-controls={panelId(id)} onClick={() => toggle(id)}>
         {summary ?? label}
       </button>
-      <div className="menu-panel" id={panelId(id)} hidden={!isOpen}>{children}</div>
+      {/* A closed panel is empty: images React creates load even when hidden, whatever their loading="lazy". */}
+      <div className="menu-panel" id={panelId(id)} hidden={!isOpen}>{isOpen ? children : null}</div>
     </div>
   );
 }
@@ -289,6 +290,7 @@ function ProductTab({ platform, tabbed, selected }: { platform: Platform; tabbed
     : {};
   return (
     <div className="product-tab" data-platform={platform.id} {...panel}>
+      {tabbed && !selected ? null : <>
       {tabbed ? null : <p className="menu-label" id={labelId}>{platform.label}</p>}
       <ul className="product-list" {...(tabbed ? {} : { 'aria-labelledby': labelId })}>
         {shown.map((p) => <ProductItem key={p.href} product={p} />)}
@@ -299,7 +301,7 @@ function ProductTab({ platform, tabbed, selected }: { platform: Platform; tabbed
             {expanded ? t.showFewerProducts : t.seeAllProducts}
           </button>
           <ul className="product-list" id={restId} hidden={!expanded}>
-            {rest.map((p) => <ProductItem key={p.href} product={p} />)}
+            {expanded ? rest.map((p) => <ProductItem key={p.href} product={p} />) : null}
           </ul>
         </>
       ) : (
@@ -310,6 +312,7 @@ function ProductTab({ platform, tabbed, selected }: { platform: Platform; tabbed
           </ul>
         </details>
       )}
+      </>}
     </div>
   );
 }
