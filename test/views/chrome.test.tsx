@@ -200,7 +200,9 @@ t.test('logo, menus as no-JS disclosures, and the search link', async (t) => {
   const summaries = [...header.matchAll(/<details class="header-menu[^"]*" data-menu="[^"]+"><summary>(.*?)<\/summary>/g)]
     .map((m) => m[1]);
   t.same(summaries, ['Products', 'Get started', 'Documentation', 'Resources', 'Learn'], 'each menu is a details whose summary is the trigger');
-  const search = element(header, /<a [^>]*href="\/search-results\/"[^>]*>/);
+  const search = element(header, /<a class="header-link header-search" [^>]*href="\/search-results\/"[^>]*>/);
+  // The phone layout's own search link (shown there only with scripts) says the same.
+  t.match(element(header, /<a class="header-link phone-search" [^>]*>/), /<span class="visually-hidden">Search \(opens in a new tab\)<\/span><\/a>$/);
   t.match(search, 'target="_blank"');
   t.match(search, 'rel="noopener"');
   t.match(search, '<span>Search</span><span class="visually-hidden"> (opens in a new tab)</span>');

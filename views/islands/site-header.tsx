@@ -1,7 +1,6 @@
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useHydrated } from './use-hydrated.ts';
 import { TabList, tabId, tabPanelId } from './tabs.tsx';
-import { IconGlyph } from '../parts/icon.tsx';
 
 /** Product lists show this many before 'See all other products' (spec §9). */
 export const PRODUCTS_SHOWN = 5;
@@ -65,6 +64,19 @@ export interface SiteHeaderProps {
   signIn: { href: string; label: string; logInToContact: string } | null;
   /** Signed-in visitors. */
   account: AccountMenuProps | null;
+}
+
+/** The header's two icons, drawn as views/parts/icon.tsx draws them, without the whole icon set in the island's code. */
+const GLYPHS = {
+  search: 'M10 4a6 6 0 1 0 3.5 10.9l4.8 4.8 1.4-1.4-4.8-4.8A6 6 0 0 0 10 4Zm0 2a4 4 0 1 1 0 8 4 4 0 0 1 0-8Z',
+  user: 'M12 4a4 4 0 1 0 0 8 4 4 0 0 0 0-8Zm-7 16a7 7 0 0 1 14 0z',
+};
+function IconGlyph({ name, size = 16 }: { name: keyof typeof GLYPHS; size?: number }) {
+  return (
+    <svg className={`icon icon-${name}`} viewBox="0 0 24 24" width={size} height={size} focusable="false" aria-hidden="true">
+      <path fill="currentColor" d={GLYPHS[name]} />
+    </svg>
+  );
 }
 
 /** The phone layout's menu button, in the open-state model like the menus. */
