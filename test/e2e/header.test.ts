@@ -73,6 +73,18 @@ t.test('the header', async (t) => {
     await phone.context().close();
   });
 
+  t.test('hydrating moves nothing: the header and the home page tabs, before and after', async (t) => {
+    const boxes = (page: Page) => page.$$eval('header.site-header, header [data-menu], header .header-actions > li, .browse-products .platform-tabs, .browse-products .card-grid',
+      (els) => els.map((e) => { const b = e.getBoundingClientRect(); return [Math.round(b.x), Math.round(b.y), Math.round(b.width), Math.round(b.height)].join(' '); }));
+    for (const path of ['/', TOPIC]) {
+      const before = await openPage(browser, base + path, { scripts: 'blocked', viewport: 'desktop' });
+      const { page: after } = await openEnhanced(browser, base + path, { viewport: 'desktop' });
+      t.same(await boxes(after), await boxes(before), `${path}: every box where the server's markup put it`);
+      await before.context().close();
+      await after.context().close();
+    }
+  });
+
   t.test('with JavaScript, desktop, by keyboard', async (t) => {
     const { page, errors } = await openEnhanced(browser, base + TOPIC, { viewport: 'desktop' });
     t.equal(await page.locator('header details').count(), 0, 'the menus are buttons once hydrated');
@@ -219,6 +231,21 @@ t.test('the header', async (t) => {
     await page.setViewportSize(VIEWPORTS.mobile);
     t.ok(await page.locator('.header-nav').isHidden(), 'back at phone width, the list is closed');
     t.same(errors(), [], 'no error');
+    await page.context().close();
+  });
+
+  t.test('a header that fails to load falls back to its no-script form; the other islands still work', async (t) => {
+    const { page } = await openEnhanced(browser, base + TOPIC, {
+      viewport: 'mobile',
+      setup: async (p) => { await p.route(/\/site-header\.[^/]*\.js$/, (route) => route.abort()); },
+    });
+    t.equal(await page.locator('[data-island="site-header"]').getAttribute('data-island-ready'), 'failed', 'the header island failed');
+    t.ok(await page.locator('.header-menu-toggle').isHidden(), 'no dead menu button');
+    t.ok(await page.locator('.header-nav').isVisible(), 'the compact no-script menus show');
+    await page.locator('details[data-menu="products"] > summary').click();
+    t.ok(await page.locator('details[data-menu="products"] .product-list a').first().isVisible(), 'and open');
+    const others = await page.$$eval('[data-island]:not([data-island="site-header"])', (els) => els.map((e) => (e as HTMLElement).dataset.islandReady));
+    t.ok(others.length > 0 && others.every((r) => r === 'true'), `the other islands hydrated (${others.length})`);
     await page.context().close();
   });
 
