@@ -1,2 +1,4 @@
-/** The platform-tabs island (views/islands/names.ts): not enhanced yet; the server's markup works on its own. */
-export default function enhance(_element: HTMLElement): void {}
+import { hydrateIsland } from './hydrate.tsx';
+import { PlatformTabs } from '../views/islands/platform-tabs.tsx';
+
+export default (element: HTMLElement) => hydrateIsland(element, PlatformTabs);

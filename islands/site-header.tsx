@@ -1,2 +1,4 @@
-/** The site-header island (views/islands/names.ts): not enhanced yet; the server's markup works on its own. */
-export default function enhance(_element: HTMLElement): void {}
+import { hydrateIsland } from './hydrate.tsx';
+import { SiteHeader } from '../views/islands/site-header.tsx';
+
+export default (element: HTMLElement) => hydrateIsland(element, SiteHeader);

@@ -38,7 +38,7 @@ const ANY_PLACEHOLDER = /\uE000(name|email|avatar|initials)\uE001/g;
 export const MAX_TEMPLATES = 1000;
 
 interface Template {
-  /** The page split at its placeholders: text at even indexes, a field's name at odd ones. */
+  /** The page split at its placeholders: text at even indexes, a field's name at odd ones (split). */
   parts: string[];
   /** The text between the placeholders, gzip-compressed once (server/http/gzip-pieces.ts). */
   gzip: GzipPieces;
@@ -73,23 +73,54 @@ function roleKey(visitor: Visitor): string {
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** A rendered template split at its placeholders, once, so filling it is a join. */
+/**
+ * A value inside a JSON string of an island's props block (<script type="application/json">, written by
+ * islandJson in views/rich-text/safe-html.tsx): JSON-escaped, with `<`, U+2028 and U+2029 escaped as
+ * islandJson does, so neither `</script>` nor `<!--` can end or change the block. HTML escaping there
+ * would be wrong: the browser does not decode entities in a script's text, so `&#39;` would show.
+ */
+export const escapeJsonString = (text: string) => JSON.stringify(text).slice(1, -1)
+  .replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+
+/** A field name at an odd index of a split template, marked so when its placeholder is inside a JSON data block. */
+const JSON_FIELD = 'json:';
+
+/**
+ * A rendered template split at its placeholders, once, so filling it is a join. Each placeholder's
+ * context is decided here: inside a JSON data block (an island's props) its field name is marked
+ * `json:`, elsewhere (text and attributes) it is plain.
+ */
 export function split(template: string): string[] {
-  return template.split(ANY_PLACEHOLDER);
+  const parts = template.split(ANY_PLACEHOLDER);
+  let inJson = false;
+  for (let i = 0; i < parts.length; i += 2) {
+    const text = (parts[i] as string).toLowerCase();
+    const open = text.lastIndexOf('<script');
+    const close = text.lastIndexOf('</script');
+    if (open > close) inJson = /^<script[^>]*type="application\/json"/.test(text.slice(open));
+    else if (close >= 0) inJson = false;
+    if (inJson && i + 1 < parts.length) parts[i + 1] = JSON_FIELD + (parts[i + 1] as string);
+  }
+  return parts;
 }
 
-/** The placeholders' values for this visitor, escaped for text and attributes alike, in template order. */
+/** The placeholders' values for this visitor, escaped for where each one is, in template order. */
 function valuesFor(parts: string[], visitor: Visitor): string[] {
   const who = visitor.displayName || visitor.email;
   const values: Record<string, string> = {
     name: visitor.displayName ?? '', email: visitor.email ?? '', avatar: visitor.avatarUrl ?? '', initials: initials(who),
   };
   const out: string[] = [];
-  for (let i = 1; i < parts.length; i += 2) out.push(escapeHtml(values[parts[i] as string] ?? ''));
+  for (let i = 1; i < parts.length; i += 2) {
+    const field = parts[i] as string;
+    out.push(field.startsWith(JSON_FIELD)
+      ? escapeJsonString(values[field.slice(JSON_FIELD.length)] ?? '')
+      : escapeHtml(values[field] ?? ''));
+  }
   return out;
 }
 
-/** A template with this visitor's name, e-mail and picture, escaped for text and attributes alike. */
+/** A template with this visitor's name, e-mail and picture, each escaped for where it is. */
 export function fill(parts: string[], visitor: Visitor): string {
   const values = valuesFor(parts, visitor);
   let out = '';

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations, servePublic } from './browser.ts';
+import { islandsSettled } from './islands.ts';
 import { SAMPLE_CONTENT } from '../helpers/build.ts';
 import { PAGE_TYPES } from '../fixtures/page-types.ts';
 
@@ -32,9 +33,13 @@ async function fillSignIn(page: Page, account: Demo) {
   await page.waitForLoadState();
 }
 
+/** The account menu, opened: a <details> without scripts, a button and its panel once the header island has hydrated. */
 async function openAccountMenu(page: Page) {
-  const menu = page.locator('details[data-menu="account"]').first();
-  if (!(await menu.evaluate((d) => (d as HTMLDetailsElement).open))) await menu.locator('summary').click();
+  if (await page.evaluate(() => document.documentElement.classList.contains('js-enabled'))) await islandsSettled(page);
+  const menu = page.locator('[data-menu="account"]').first();
+  const trigger = menu.locator('> summary, > button').first();
+  const open = await menu.evaluate((d) => (d instanceof HTMLDetailsElement ? d.open : d.querySelector(':scope > button')?.getAttribute('aria-expanded') === 'true'));
+  if (!open) await trigger.click();
   return menu;
 }
 
@@ -100,7 +105,7 @@ async function journey(t: Test, browser: Browser, base: string, javaScript: bool
   t.equal(new URL(page.url()).pathname, '/', 'log out ends on the support home');
   t.equal(await page.locator('header').first().getByRole('link', { name: 'Sign in' }).count() > 0, true, 'signed out: the Sign in button is back');
   await page.goto(base + TOPIC);
-  t.equal(await page.locator('details[data-menu="account"]').count(), 0, 'signed out: no account menu on the next page');
+  t.equal(await page.locator('[data-menu="account"]').count(), 0, 'signed out: no account menu on the next page');
   await context.close();
 }
 
@@ -123,12 +128,13 @@ t.test('sign-in journeys with the demo accounts', async (t) => {
     await page.goto(base + TOPIC);
     await page.locator('header').first().getByRole('link', { name: 'Sign in' }).first().click();
     await fillSignIn(page, demo('customer'));
-    const summary = page.locator('details[data-menu="account"] summary').first();
-    await summary.focus();
+    await islandsSettled(page);
+    const trigger = page.locator('[data-menu="account"] > button').first();
+    await trigger.focus();
     await page.keyboard.press('Enter');
-    t.equal(await page.locator('details[data-menu="account"]').first().evaluate((d) => (d as HTMLDetailsElement).open), true, 'Enter opens the account menu');
+    t.equal(await trigger.getAttribute('aria-expanded'), 'true', 'Enter opens the account menu');
     await page.keyboard.press('Tab');
-    const focused = await page.evaluate(() => document.activeElement?.closest('details[data-menu="account"]') !== null);
+    const focused = await page.evaluate(() => document.activeElement?.closest('[data-menu="account"]') !== null);
     t.ok(focused, 'Tab moves into the open menu');
     // Tab to 'Manage profile' and follow it with Enter: the embedded provider's profile page.
     while (!(await page.evaluate(() => document.activeElement?.textContent === 'Manage profile'))) await page.keyboard.press('Tab');

@@ -28,6 +28,8 @@ export const en = {
     search: 'Search',
     logInToContact: 'Log in to contact support',
     signIn: 'Sign in',
+    /** The phone header's one button: every menu, contact and account link in one list. */
+    menu: 'Menu',
   },
   account: {
     menu: 'Account menu',

@@ -28,6 +28,7 @@ export const ja: Strings = {
     search: '検索',
     logInToContact: 'ログインしてサポートに問い合わせる',
     signIn: 'ログイン',
+    menu: 'メニュー',
   },
   account: {
     menu: 'アカウントメニュー',

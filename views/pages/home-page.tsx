@@ -1,6 +1,8 @@
 import type { HomePageModel } from '../view-model.ts';
 import { Document } from '../layout/document.tsx';
-import { CardGrid } from '../parts/card-grid.tsx';
+import { CardGrid, cardItems } from '../parts/card-grid.tsx';
+import { Island } from '../island.tsx';
+import { PlatformTabs } from '../islands/platform-tabs.tsx';
 import { ContactBlock } from '../parts/contact-block.tsx';
 import { LinkList } from '../parts/links.tsx';
 import { stringsFor } from '../i18n/catalogue.tsx';
@@ -9,7 +11,6 @@ const PLATFORMS = ['cloud', 'data-center'] as const;
 
 /** Support home (spec §2 Support home page v2). */
 export function HomePage({ chrome, title, tagline, featured, platform, products, resources, contact }: HomePageModel) {
-  const shown = platform === 'cloud' ? products.cloud : products.dataCenter;
   const t = stringsFor(chrome.lang);
   const label = (p: 'cloud' | 'data-center') => (p === 'cloud' ? t.header.cloud : t.header.dataCenter);
   return (
@@ -32,23 +33,14 @@ export function HomePage({ chrome, title, tagline, featured, platform, products,
           </section>
         ) : null}
 
-        <section className="browse-products" aria-labelledby="browse-products-heading" data-island="platform-tabs">
+        <section className="browse-products" aria-labelledby="browse-products-heading">
           <h2 id="browse-products-heading">{t.home.browseByProduct}</h2>
-          <ul className="platform-tabs" aria-label={t.home.platform}>
-            {PLATFORMS.map((p) => (
-              <li key={p}>
-                <a href={`?platform=${p}`} className="platform-tab" data-platform={p}
-                  {...(p === platform ? { 'aria-current': 'page' as const } : {})}>
-                  {label(p)}
-                </a>
-              </li>
-            ))}
-          </ul>
-          <div className="platform-panel" id="platform-panel" data-platform={platform}>
-            {shown.length > 0
-              ? <CardGrid cards={shown} headingLevel={3} />
-              : <p>{t.home.noProducts(label(platform))}</p>}
-          </div>
+          <Island name="platform-tabs" component={PlatformTabs} props={{
+            platform, label: t.home.platform, opensInNewTab: t.opensInNewTab,
+            platforms: PLATFORMS.map((p) => ({
+              id: p, label: label(p), cards: cardItems(p === 'cloud' ? products.cloud : products.dataCenter), empty: t.home.noProducts(label(p)),
+            })),
+          }} />
         </section>
 
         {resources.length > 0 ? (

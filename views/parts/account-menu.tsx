@@ -1,11 +1,13 @@
 import type { HeaderModel, Link, Visitor } from '../view-model.ts';
-import { IconGlyph } from './icon.tsx';
-import { useStrings } from '../i18n/catalogue.tsx';
+import type { Strings } from '../i18n/strings.ts';
+import type { AccountMenuProps } from '../islands/site-header.tsx';
 
-/** The signed-in visitor's avatar menu (spec §2 account menu links, §6 partner user); log out is a POST form. */
-export function AccountMenu({ visitor, header }: { visitor: Visitor; header: HeaderModel }) {
-  const t = useStrings();
-  const who = visitor.displayName || visitor.email;
+/**
+ * What the signed-in visitor's avatar menu shows (spec §2 account menu links, §6 partner user), in the
+ * page's language, for the site-header island (views/islands/site-header.tsx); log out is a POST form.
+ */
+export function accountMenuProps(visitor: Visitor, header: HeaderModel, t: Strings): AccountMenuProps {
+  const who = visitor.displayName || visitor.email || '';
   const base = header.supportBase.replace(/\/+$/, '');
   const links: Link[] = visitor.partner
     ? [
@@ -17,35 +19,16 @@ export function AccountMenu({ visitor, header }: { visitor: Visitor; header: Hea
     { label: t.account.manageProfile, href: header.manageProfileHref },
     { label: t.account.switchAccount, href: header.switchAccountHref },
   );
-  return (
-    <details className="header-menu account-menu" data-island="header-menu" data-menu="account">
-      <summary>
-        {visitor.avatarUrl ? (
-          <img className="avatar" src={visitor.avatarUrl} alt="" width="32" height="32" />
-        ) : (
-          <span className="avatar" aria-hidden="true">{(visitor.initials ?? initials(who)) || <IconGlyph name="user" />}</span>
-        )}
-        <span className="visually-hidden">{who ? t.account.menuFor(who) : t.account.menu}</span>
-      </summary>
-      <div className="menu-panel">
-        {who ? (
-          <p className="account-who">
-            <span className="account-name">{who}</span>
-            {visitor.displayName && visitor.email ? <span className="account-email">{visitor.email}</span> : null}
-          </p>
-        ) : null}
-        <ul className="account-links">
-          {links.map((link) => <li key={link.label}><a href={link.href}>{link.label}</a></li>)}
-          <li>
-            {/* Log out changes state, so it is a POST (refused from other sites); a form works without JavaScript. */}
-            <form method="post" action={header.logoutHref} className="account-logout">
-              <button type="submit" className="link-button">{t.account.logOut}</button>
-            </form>
-          </li>
-        </ul>
-      </div>
-    </details>
-  );
+  return {
+    who,
+    email: visitor.displayName && visitor.email ? visitor.email : undefined,
+    avatarUrl: visitor.avatarUrl,
+    initials: visitor.initials ?? initials(who),
+    label: who ? t.account.menuFor(who) : t.account.menu,
+    links,
+    logoutHref: header.logoutHref,
+    logOut: t.account.logOut,
+  };
 }
 
 export function initials(name: string | undefined): string {
