@@ -152,11 +152,22 @@ export interface DeploymentSelectorModel {
   current: 'cloud' | 'data-center';
   cloudHref?: string | undefined;
   dataCenterHref?: string | undefined;
-  /** Data center versions, newest first; the version form is a GET to versionAction. */
-  versions: { number: string; selected: boolean }[];
+  /**
+   * Data center versions, newest first; the version form is a GET to versionAction. `href` is this page
+   * in that version, when it has one; otherwise the version modal offers `searchHref` and `browseHref`.
+   */
+  versions: VersionChoice[];
   versionAction: string;
   /** Hidden fields of the version form. */
   versionFields: Record<string, string>;
+}
+
+export interface VersionChoice {
+  number: string;
+  selected: boolean;
+  href?: string | undefined;
+  searchHref?: string | undefined;
+  browseHref?: string | undefined;
 }
 
 export interface NoticeModel {
