@@ -185,6 +185,8 @@ export interface FeedbackModel {
   state: 'ask' | 'reasons' | 'thanks';
   /** After 'No' and a reason: the contact form about this page, with the page, product and reason filled in. */
   contactHref?: string | undefined;
+  /** The contact form of the page's language (/contact or /ja/contact), for the thanks shown in place. */
+  contactBase?: string | undefined;
 }
 
 /** The reasons offered after 'No' (spec §8), by the value the form posts; their words are in the catalogue (views/i18n). */

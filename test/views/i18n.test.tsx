@@ -50,7 +50,7 @@ t.test('the catalogue is chosen by the page language; English otherwise', async 
 });
 
 const inLang = (lang: string, view: ReactElement) => renderToStaticMarkup(<StringsProvider lang={lang}>{view}</StringsProvider>);
-const textOf = (html: string) => html.replace(/<[^>]+>/g, ' ').replaceAll('&#x27;', "'").replace(/\s+/g, ' ').trim();
+const textOf = (html: string) => html.replace(/<script[^>]*>.*?<\/script>/g, ' ').replace(/<[^>]+>/g, ' ').replaceAll('&#x27;', "'").replace(/\s+/g, ' ').trim();
 const element = (html: string, open: RegExp) => {
   const m = open.exec(html);
   if (!m) return '';

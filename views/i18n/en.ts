@@ -57,6 +57,8 @@ export const en = {
       'not-relevant': "It wasn't relevant",
     },
     send: 'Send',
+    /** Shown in place when the answer could not be sent with scripts; the buttons then post the page. */
+    failed: "Your answer couldn't be sent. Please try again.",
   },
   contact: {
     heading: 'Not finding the help you need?',

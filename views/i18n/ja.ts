@@ -55,6 +55,7 @@ export const ja: Strings = {
       'not-relevant': '関連がなかった',
     },
     send: '送信',
+    failed: '回答を送信できませんでした。もう一度お試しください。',
   },
   contact: {
     heading: 'お探しの情報が見つかりませんか?',
