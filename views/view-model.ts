@@ -106,8 +106,16 @@ export interface Chrome {
   faviconUrl?: string | undefined;
   visitor: Visitor;
   header: HeaderModel;
+  /** The hidden credits overlay's list (spec §2), from the site metadata; none when content gives none. */
+  credits?: CreditsModel | undefined;
   /** Editor shortcuts for authors (spec §6): content editor, and document editor when there is a page id. */
   editLinks?: { contentEditor?: string | undefined; documentEditor?: string | undefined; label: string } | undefined;
+}
+
+/** The credits overlay (spec §2, §4): its heading and the team, in content order. */
+export interface CreditsModel {
+  heading: string;
+  people: { name: string; role: string }[];
 }
 
 export interface Crumb {

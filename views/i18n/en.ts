@@ -327,4 +327,8 @@ export const en = {
     staffEmpty: 'No requests match these filters.',
     anonymous: 'not signed in',
   },
+  /** The hidden credits overlay (spec §2). */
+  credits: {
+    heading: 'The team',
+  },
 };

@@ -319,4 +319,7 @@ export const ja: Strings = {
     staffEmpty: '条件に一致するリクエストはありません。',
     anonymous: '未ログイン',
   },
+  credits: {
+    heading: 'チーム',
+  },
 };
