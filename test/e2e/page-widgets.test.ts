@@ -33,7 +33,7 @@ async function openEnhanced(browser: Browser, url: string, options: {
 }
 const settled = (page: Page) => page.waitForFunction((names) => [...document.querySelectorAll<HTMLElement>('[data-island]')]
   .filter((el) => names.includes(el.dataset.island ?? ''))
-  .every((el) => el.dataset.islandReady === 'true' || el.dataset.islandReady === 'failed'), [...ISLAND_NAMES], { polling: 50 });
+  .every((el) => el.dataset.islandReady === 'true' || el.dataset.islandReady === 'failed'), [...ISLAND_NAMES] as string[], { polling: 50 });
 
 /** A marker only a full page load clears. */
 const mark = (page: Page) => page.evaluate(() => { (window as unknown as { marker: string }).marker = 'same page'; });
