@@ -1,2 +1,4 @@
-/** The auto-submit island (views/islands/names.ts): not enhanced yet; the server's markup works on its own. */
-export default function enhance(_element: HTMLElement): void {}
+import { hydrateIsland } from './hydrate.tsx';
+import { AutoSubmit } from '../views/islands/auto-submit.tsx';
+
+export default (element: HTMLElement) => hydrateIsland(element, AutoSubmit);

@@ -1,2 +1,4 @@
-/** The feedback island (views/islands/names.ts): not enhanced yet; the server's markup works on its own. */
-export default function enhance(_element: HTMLElement): void {}
+import { hydrateIsland } from './hydrate.tsx';
+import { Feedback } from '../views/islands/feedback.tsx';
+
+export default (element: HTMLElement) => hydrateIsland(element, Feedback);

@@ -45,3 +45,6 @@ export function enhanceAll(root: ParentNode = document): void {
 }
 
 enhanceAll();
+
+// The hidden credits overlay (spec §2): nothing of it loads until this is called.
+(window as Window & { signpostCredits?: () => Promise<void> }).signpostCredits = () => import('./credits.tsx').then((m) => m.default());

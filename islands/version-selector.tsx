@@ -1,2 +1,4 @@
-/** The version-selector island (views/islands/names.ts): not enhanced yet; the server's markup works on its own. */
-export default function enhance(_element: HTMLElement): void {}
+import { hydrateIsland } from './hydrate.tsx';
+import { VersionSelector } from '../views/islands/version-selector.tsx';
+
+export default (element: HTMLElement) => hydrateIsland(element, VersionSelector);

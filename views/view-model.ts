@@ -106,8 +106,16 @@ export interface Chrome {
   faviconUrl?: string | undefined;
   visitor: Visitor;
   header: HeaderModel;
+  /** The hidden credits overlay's list (spec §2), from the site metadata; none when content gives none. */
+  credits?: CreditsModel | undefined;
   /** Editor shortcuts for authors (spec §6): content editor, and document editor when there is a page id. */
   editLinks?: { contentEditor?: string | undefined; documentEditor?: string | undefined; label: string } | undefined;
+}
+
+/** The credits overlay (spec §2, §4): its heading and the team, in content order. */
+export interface CreditsModel {
+  heading: string;
+  people: { name: string; role: string }[];
 }
 
 export interface Crumb {
@@ -152,11 +160,22 @@ export interface DeploymentSelectorModel {
   current: 'cloud' | 'data-center';
   cloudHref?: string | undefined;
   dataCenterHref?: string | undefined;
-  /** Data center versions, newest first; the version form is a GET to versionAction. */
-  versions: { number: string; selected: boolean }[];
+  /**
+   * Data center versions, newest first; the version form is a GET to versionAction. `href` is this page
+   * in that version, when it has one; otherwise the version modal offers `searchHref` and `browseHref`.
+   */
+  versions: VersionChoice[];
   versionAction: string;
   /** Hidden fields of the version form. */
   versionFields: Record<string, string>;
+}
+
+export interface VersionChoice {
+  number: string;
+  selected: boolean;
+  href?: string | undefined;
+  searchHref?: string | undefined;
+  browseHref?: string | undefined;
 }
 
 export interface NoticeModel {
@@ -174,6 +193,8 @@ export interface FeedbackModel {
   state: 'ask' | 'reasons' | 'thanks';
   /** After 'No' and a reason: the contact form about this page, with the page, product and reason filled in. */
   contactHref?: string | undefined;
+  /** The contact form of the page's language (/contact or /ja/contact), for the thanks shown in place. */
+  contactBase?: string | undefined;
 }
 
 /** The reasons offered after 'No' (spec §8), by the value the form posts; their words are in the catalogue (views/i18n). */

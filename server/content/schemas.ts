@@ -97,6 +97,8 @@ export const MetadataSchema = Type.Object({
    */
   contentEditorUrl: Type.Optional(Str),
   documentEditorUrl: Type.Optional(Str),
+  /** The hidden credits overlay's list (spec §2, window.signpostCredits()): who made the site, and as what. */
+  credits: Type.Optional(Type.Array(Type.Object({ name: Str, role: Str }, { additionalProperties: false }), { maxItems: 200 })),
   footerLinks: Type.Optional(Type.Array(Type.Object({
     label: Str, href: Url,
     labels: Type.Optional(Type.Object({ 'ja-JP': Type.Optional(Str) }, { additionalProperties: false })),

@@ -9,6 +9,7 @@ import type { Header, Metadata, ResourceCard } from '../content/schemas.ts';
 import { classifyUrl, isExternalUrl } from '../content/urls.ts';
 import type { CardLink, Chrome, HeaderModel } from '../../views/view-model.ts';
 import { requestVisitor } from '../identity/roles.ts';
+import { stringsFor } from '../../views/i18n/catalogue.tsx';
 import { renderedVisitor } from '../identity/personal-pages.ts';
 
 /** What the chrome reads of the configuration; partner hosts and editor templates are optional (tests). */
@@ -155,6 +156,8 @@ export async function buildChrome(app: FastifyInstance, request: FastifyRequest,
       switchAccountHref: `${config.identityUrl}/login?prompt=select_account&application=sac&continue=${encodeURIComponent(pageUrl)}`,
       waffle: input.waffle ?? false,
     },
+    credits: meta.credits?.length
+      ? { heading: stringsFor(input.language === 'ja-JP' ? 'ja' : 'en').credits.heading, people: meta.credits } : undefined,
     editLinks: visitor.canEdit && input.editable ? await editLinksOf(app, request, config, meta, input.editable, input.path ?? requestPath) : undefined,
   };
 }

@@ -38,6 +38,7 @@ export function feedbackModel(app: FastifyInstance, request: FastifyRequest, ent
     state: state === 'reasons' || state === 'thanks' ? state : 'ask',
     contactHref: state === 'thanks' && known
       ? `${contact}?${new URLSearchParams({ page: path, reason: known.value }).toString()}` : undefined,
+    contactBase: contact,
   };
 }
 

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Outline, StoredEntry } from '../content/store.ts';
 import type { Product } from '../content/schemas.ts';
 import { compareVersions } from '../content/resolve.ts';
+import { productHref } from './chrome.ts';
 import type {
   CardLink, DeploymentSelectorModel, MoreLink, NoticeModel, PageTreeModel, SiblingsModel, TreeNode, UpNextModel,
 } from '../../views/view-model.ts';
@@ -165,6 +166,18 @@ export function upNextModel(tree: DocsTree, entryId: string): UpNextModel | null
   };
 }
 
+/**
+ * Where a visitor may look when this page has no version `version` (spec §8 'Unable to find page'): the
+ * search results for the page's title in that product version, and that version's documentation home
+ * (else the product's page). The version modal and the no-script page offer the same two.
+ */
+export async function versionAlternatives(app: FastifyInstance, product: StoredEntry | undefined, entry: StoredEntry, version: string): Promise<{ searchHref: string; browseHref: string }> {
+  const home = entry.contextId ? await app.content.docsHome(entry.contextId, version) : undefined;
+  const search = new URLSearchParams({ searchTerm: entry.title ?? '', deployment: 'data_center', version });
+  if (product) search.set('product', String(product.fields.productNameId));
+  return { searchHref: `/search-results/?${search}`, browseHref: home?.path ?? (product ? productHref(product) : '/') };
+}
+
 /** Spec §5: deployment buttons only when a cloud URL exists and a server URL or versions exist. */
 export async function deploymentSelector(app: FastifyInstance, product: StoredEntry | undefined, entry: StoredEntry, version: string | null): Promise<DeploymentSelectorModel | null> {
   if (!product) return null;
@@ -174,11 +187,16 @@ export async function deploymentSelector(app: FastifyInstance, product: StoredEn
   const dataCenterHref = f.deploymentUrls?.server;
   if (!cloudHref || (!dataCenterHref && versions.length === 0)) return null;
   const isCloud = f.deployment === 'Cloud';
+  // This page in each version, where it exists; elsewhere where to look instead (the version modal).
+  const routes = isCloud ? [] : await app.content.routesOf(entry.id);
   return {
     current: isCloud ? 'cloud' : 'data-center',
     cloudHref,
     dataCenterHref,
-    versions: isCloud ? [] : versions.map((number) => ({ number, selected: number === version })),
+    versions: isCloud ? [] : await Promise.all(versions.map(async (number) => {
+      const href = routes.find((r) => r.version === number)?.path;
+      return { number, selected: number === version, ...(href ? { href } : await versionAlternatives(app, product, entry, number)) };
+    })),
     versionAction: '/version-switch',
     versionFields: { entry: entry.id, ...(version ? { from: version } : {}) },
   };

@@ -13,9 +13,14 @@ type FeedbackBody = Static<typeof FeedbackBodySchema>;
 
 const VISITOR_COOKIE = 'sp_visitor';
 
+/** An answer in JSON was asked for (the island's fetch), rather than the page (a form post). */
+const wantsJson = (accept: string | undefined): boolean => /(^|,)\s*application\/json\b/i.test(accept ?? '');
+
 /**
  * Was-this-helpful as a plain form: the answer is stored before the response, then the visitor is
  * sent back to the page (post/redirect/get). One answer per visitor and page: repeating it updates it.
+ * The feedback island posts the same form with `Accept: application/json` and gets, after the same
+ * checks, `{ state: 'reasons' | 'thanks', reason? }` instead of the redirect.
  *
  * What a burst cannot buy: helpfulness lifts search rank (entry_stats.helpful_count),
  * so it counts distinct (client network, day) pairs among the helpful answers of *established*
@@ -78,7 +83,12 @@ export default async function feedback(app: FastifyInstance) {
       );
     });
     request.log.info({ entryId, helpful, reason, established }, 'feedback stored');
+    reply.header('cache-control', 'no-store');
+    // The feedback island posts with Accept: application/json and stays on the page: the state to show.
+    if (wantsJson(request.headers.accept)) {
+      return reply.send({ state: helpful === 'no' && !reason ? 'reasons' : 'thanks', ...(helpful === 'no' && reason ? { reason } : {}) });
+    }
     const next = helpful === 'no' && !reason ? 'reasons' : helpful === 'no' ? `thanks&reason=${reason}` : 'thanks';
-    return reply.header('cache-control', 'no-store').redirect(`${route.path}?feedback=${next}#feedback`, 303);
+    return reply.redirect(`${route.path}?feedback=${next}#feedback`, 303);
   });
 }

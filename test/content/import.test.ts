@@ -171,3 +171,13 @@ t.test('a NUL character is reported by file, line and field, and nothing is writ
   t.match(problems.join('\n'), /^collections\/acme-cloud-basics\.yaml:\d+: title: must not contain a NUL character$/m);
   t.match(problems.join('\n'), /^topics\/acme-cloud\/first-steps\.md:\d+: body: must not contain a NUL character$/m);
 });
+
+t.test('the credits list (credits overlay) is checked like any field', async (t) => {
+  const missing = await refused(t, (dir) => appendFile(join(dir, 'site.yaml'), 'credits:\n  - { name: Someone Made-Up }\n'));
+  t.equal(missing.length, 1);
+  t.match(missing[0], /^site\.yaml:\d+: credits\.0\.role: is required$/);
+  const extra = await refused(t, (dir) => appendFile(join(dir, 'site.yaml'), 'credits:\n  - { name: A, role: B, email: a@example.test }\n'));
+  t.match(extra[0], /^site\.yaml:\d+: credits\.0\.email: unknown field$/);
+  const notList = await refused(t, (dir) => appendFile(join(dir, 'site.yaml'), 'credits: everyone\n'));
+  t.match(notList[0], /^site\.yaml:\d+: credits: /);
+});

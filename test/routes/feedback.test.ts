@@ -67,3 +67,40 @@ t.test('was-this-helpful without JavaScript', async (t) => {
     t.equal(huge.statusCode, 413, 'an oversized body is refused');
   });
 });
+
+t.test('was-this-helpful in place: the same POST asking for JSON', async (t) => {
+  const db = await testDb(t);
+  const app = await build(t, { db, env: { RATE_LIMIT_MAX: '6', RATE_LIMIT_WINDOW: '600' } });
+  const token = /name="_csrf" value="([^"]+)"/.exec((await app.inject(PAGE)).body)?.[1] ?? '';
+  const json = { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded', host: 'localhost', origin: 'http://localhost' };
+  const post = (fields: Record<string, string>, headers: Record<string, string> = {}) => app.inject({
+    method: 'POST', url: '/feedback', remoteAddress: '203.0.113.9', headers: { ...json, ...headers },
+    payload: new URLSearchParams({ _csrf: token, entryId: 'acme-cloud-first-steps', returnTo: PAGE, ...fields }).toString(),
+  });
+  const rows = () => db.query<{ helpful: boolean; reason: string | null }>(`select helpful, reason from feedback where entry_id = 'acme-cloud-first-steps'`);
+
+  const no = await post({ helpful: 'no' });
+  t.equal(no.statusCode, 200, 'an answer, not a redirect');
+  t.match(no.headers['content-type'], 'application/json');
+  t.match(no.headers['cache-control'], 'no-store');
+  t.same(no.json(), { state: 'reasons' }, "'no' leads to the reasons");
+  const cookie = no.cookies.find((c) => c.name === 'sp_visitor');
+  t.ok(cookie?.httpOnly, 'the visitor cookie is set as for the form');
+  t.same(await rows(), [{ helpful: false, reason: null }], 'stored before the answer');
+
+  const reason = await post({ helpful: 'no', reason: 'not-relevant' }, { cookie: `sp_visitor=${cookie?.value}` });
+  t.same(reason.json(), { state: 'thanks', reason: 'not-relevant' });
+  t.same(await rows(), [{ helpful: false, reason: 'not-relevant' }], 'the reason completes the same answer');
+  const yes = await post({ helpful: 'yes' }, { cookie: `sp_visitor=${cookie?.value}` });
+  t.same(yes.json(), { state: 'thanks' });
+
+  const form = await post({ helpful: 'yes' }, { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' });
+  t.equal(form.statusCode, 303, 'a browser form post still gets the redirect');
+
+  t.equal((await post({ helpful: 'yes' }, { origin: 'https://evil.example' })).statusCode, 403, 'cross-site refused');
+  t.equal((await post({ helpful: 'yes', _csrf: 'guess' })).statusCode, 403, 'a wrong token refused');
+  t.equal((await post({ helpful: 'maybe' })).statusCode, 400, 'bad input is a 400');
+  const limited = await post({ helpful: 'yes' });
+  t.equal(limited.statusCode, 429, 'the rate limit applies as to the form');
+  t.equal((await rows()).length, 2, 'refusals store nothing (one answer per visitor: the cookie one, and the form one)');
+});

@@ -155,7 +155,7 @@ t.test('DeploymentSelector shows only with a cloud URL and a Data Center URL or 
   t.equal(render(<DeploymentSelector model={selector({ dataCenterHref: '/d', versions: [{ number: '9.5', selected: true }] })} />), '', 'no cloud URL: hidden');
 
   const both = render(<DeploymentSelector model={selector({ cloudHref: '/c', dataCenterHref: '/d' })} />);
-  t.match(both, 'data-island="version-selector"');
+  t.notMatch(both, 'data-island', 'no island without versions');
   t.match(both, '<a class="deployment-option is-current" href="/c" aria-current="page">Cloud</a>');
   t.match(both, '<a class="deployment-option" href="/d">Data Center</a>');
   t.notMatch(both, '<form', 'no version form without versions');
@@ -171,7 +171,8 @@ t.test('DeploymentSelector shows only with a cloud URL and a Data Center URL or 
   t.match(versions, /<label for="version-select">[^<]+<\/label><select id="version-select" name="version">/, 'a labelled select');
   t.match(versions, '<option value="9.2" selected="">9.2</option>', 'the selected version is marked');
   t.equal(count(versions, 'selected=""'), 1);
-  t.match(versions, '<button type="submit">Go</button>');
+  t.match(versions, '<button type="submit" class="auto-submit-button">Go</button>');
+  t.match(versions, /<script type="application\/json" data-island-props="version-selector">.*<\/script><div class="island" data-island="version-selector"><form/, 'the form is the version-selector island');
   t.match(versions, /<span class="deployment-option is-current" aria-current="page">Data Center<\/span>/, 'current without a URL');
 });
 
@@ -183,7 +184,7 @@ t.test('NoticeBanner', async (t) => {
 
 t.test('FeedbackForm states', async (t) => {
   const ask = render(<FeedbackForm feedback={feedback('ask')} />);
-  t.match(ask, /<section id="feedback"[^>]*data-island="feedback"/);
+  t.match(ask, /<script type="application\/json" data-island-props="feedback">.*<\/script><div class="island" data-island="feedback"><section id="feedback"/);
   t.match(ask, '<h2 id="feedback-heading">Was this helpful?</h2>');
   t.match(ask, '<form method="post" action="/feedback"');
   t.match(ask, '<input type="hidden" name="_csrf" value="tok&amp;en"/>');
@@ -192,7 +193,7 @@ t.test('FeedbackForm states', async (t) => {
   t.match(ask, '<button type="submit" name="helpful" value="yes">Yes</button>');
   t.match(ask, '<button type="submit" name="helpful" value="no">No</button>');
   t.notMatch(ask, 'name="reason"');
-  t.notMatch(ask, 'role="status"');
+  t.match(ask, '<div role="status" class="feedback-status"></div>', 'an empty live region, for the thanks shown in place');
 
   const reasons = render(<FeedbackForm feedback={feedback('reasons')} />);
   t.match(reasons, '<input type="hidden" name="_csrf" value="tok&amp;en"/>');
@@ -208,7 +209,7 @@ t.test('FeedbackForm states', async (t) => {
   t.notMatch(reasons, 'value="yes"');
 
   const thanks = render(<FeedbackForm feedback={feedback('thanks')} />);
-  t.match(thanks, '<p role="status" class="feedback-thanks">Thanks for your feedback.</p>');
+  t.match(thanks, '<div role="status" class="feedback-status"><p class="feedback-thanks">Thanks for your feedback.</p></div>');
   t.notMatch(thanks, '<form');
 });
 
@@ -239,7 +240,7 @@ t.test('TopicPage', async (t) => {
   t.match(html, '<h1>Create an issue</h1>');
   t.match(html, '<nav aria-label="Documentation"', 'the tree');
   t.match(html, 'aria-label="Breadcrumbs"');
-  t.match(html, 'data-island="version-selector"');
+  t.match(html, 'aria-label="Deployment"', 'the deployment selector');
   t.match(html, 'Updated on March 4, 2026');
   t.match(html, 'Was this helpful?');
   t.match(html, 'Not finding the help you need?', 'the contact block');

@@ -59,6 +59,8 @@ export const en = {
       'not-relevant': "It wasn't relevant",
     },
     send: 'Send',
+    /** Shown in place when the answer could not be sent with scripts; the buttons then post the page. */
+    failed: "Your answer couldn't be sent. Please try again.",
   },
   contact: {
     heading: 'Not finding the help you need?',
@@ -327,5 +329,9 @@ export const en = {
     resetFilters: 'Reset filters',
     staffEmpty: 'No requests match these filters.',
     anonymous: 'not signed in',
+  },
+  /** The hidden credits overlay (spec §2). */
+  credits: {
+    heading: 'The team',
   },
 };

@@ -56,6 +56,7 @@ export const ja: Strings = {
       'not-relevant': '関連がなかった',
     },
     send: '送信',
+    failed: '回答を送信できませんでした。もう一度お試しください。',
   },
   contact: {
     heading: 'お探しの情報が見つかりませんか?',
@@ -319,5 +320,8 @@ export const ja: Strings = {
     resetFilters: '絞り込みをリセット',
     staffEmpty: '条件に一致するリクエストはありません。',
     anonymous: '未ログイン',
+  },
+  credits: {
+    heading: 'チーム',
   },
 };

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import type { Chrome } from '../view-model.ts';
 import { SiteHeader } from './site-header.tsx';
 import { SiteFooter } from './site-footer.tsx';
+import { CreditsData } from '../parts/credits.tsx';
 import { StringsProvider, useStrings } from '../i18n/catalogue.tsx';
 
 /**
@@ -49,6 +50,7 @@ function Page({ chrome, title, hasSidebar, sidebar, children }: {
           </div>
         </main>
         <SiteFooter chrome={chrome} />
+        {chrome.credits ? <CreditsData credits={chrome.credits} /> : null}
       </body>
     </html>
   );

@@ -2,6 +2,8 @@ import type { ReactNode } from 'react';
 import type { SearchFacetOption, SearchResultsModel, SearchState } from '../view-model.ts';
 import { Document } from '../layout/document.tsx';
 import { SearchResultCard, countLabel } from '../parts/search-result-card.tsx';
+import { Island } from '../island.tsx';
+import { AutoSubmit } from '../islands/auto-submit.tsx';
 
 export const EMPTY_PROMPT = 'Enter a search term to find documentation, guides and knowledge-base articles.';
 export const SEARCH_ERROR_MESSAGE = 'Search is not available right now. Please try again in a moment.';
@@ -38,13 +40,13 @@ export function SearchResultsPage(props: SearchResultsModel) {
             {searchHiddenFields(state).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />)}
             <button type="submit">Search</button>
           </div>
-          {/* The sort select carries `sort`, so there is no hidden sort field (one value per name). */}
+          {/* The sort select carries `sort`, so there is no hidden sort field (one value per name). With
+              scripts it searches when changed, through the form's own submit (the auto-submit island). */}
           <div className="search-sort">
-            <label htmlFor="search-sort">Sort by</label>
-            <select id="search-sort" name="sort" defaultValue={state.sort}>
-              {sortOptions.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
-            </select>
-            <button type="submit" className="secondary-button">Sort</button>
+            <Island name="auto-submit" component={AutoSubmit} props={{
+              fields: [{ id: 'search-sort', name: 'sort', label: 'Sort by', value: state.sort, options: sortOptions }],
+              button: { label: 'Sort', className: 'secondary-button' },
+            }} />
           </div>
         </form>
         <div id="search-results-region">

@@ -1,5 +1,7 @@
 import type { DeploymentSelectorModel } from '../view-model.ts';
 import { useStrings } from '../i18n/catalogue.tsx';
+import { Island } from '../island.tsx';
+import { VersionSelector } from '../islands/version-selector.tsx';
 
 /** Spec §5: buttons only when a cloud URL exists and either a Data Center URL or versions exist. */
 export function showsDeploymentSelector(model: DeploymentSelectorModel): boolean {
@@ -8,27 +10,35 @@ export function showsDeploymentSelector(model: DeploymentSelectorModel): boolean
 
 /**
  * Cloud / Data Center switch and, for Data Center, the version chooser: a GET form, so it works
- * without JavaScript; a script may later open the version modal instead (data-island="version-selector").
+ * without JavaScript; the version-selector island goes straight to the page in the version chosen, or
+ * opens the version modal (views/islands/version-selector.tsx).
  */
 export function DeploymentSelector({ model }: { model: DeploymentSelectorModel }) {
   const t = useStrings();
   if (!showsDeploymentSelector(model)) return null;
-  const selected = model.versions.find((v) => v.selected)?.number ?? model.versions[0]?.number;
+  const selected = model.versions.find((v) => v.selected)?.number ?? model.versions[0]?.number ?? '';
   return (
-    <nav aria-label={t.deployment.label} className="deployment-selector" data-island="version-selector">
+    <nav aria-label={t.deployment.label} className="deployment-selector">
       <ul className="deployment-options">
         <li><DeploymentLink label={t.deployment.cloud} href={model.cloudHref} current={model.current === 'cloud'} /></li>
         <li><DeploymentLink label={t.deployment.dataCenter} href={model.dataCenterHref} current={model.current === 'data-center'} /></li>
       </ul>
       {model.versions.length > 0 ? (
-        <form className="version-form" method="get" action={model.versionAction}>
-          {Object.entries(model.versionFields).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />)}
-          <label htmlFor="version-select">{t.deployment.version}</label>
-          <select id="version-select" name="version" defaultValue={selected}>
-            {model.versions.map((v) => <option key={v.number} value={v.number}>{v.number}</option>)}
-          </select>
-          <button type="submit">{t.deployment.go}</button>
-        </form>
+        <Island name="version-selector" component={VersionSelector} props={{
+          action: model.versionAction,
+          fields: model.versionFields,
+          current: selected,
+          versions: model.versions.map(({ number, href, searchHref, browseHref }) => ({ number, href, searchHref, browseHref })),
+          text: {
+            label: t.deployment.version,
+            go: t.deployment.go,
+            title: t.versionNotFound.heading,
+            body: t.versionNotFound.text('{version}'),
+            search: t.versionNotFound.search,
+            browse: t.versionNotFound.browse,
+            cancel: t.versionNotFound.cancel,
+          },
+        }} />
       ) : null}
     </nav>
   );

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { VersionNotFoundPage } from '../../../views/pages/version-not-found-page.tsx';
-import { productHref } from '../chrome.ts';
+import { versionAlternatives } from '../docs.ts';
+import { stringsFor } from '../../../views/i18n/catalogue.tsx';
 import type { Loaded, LoaderContext } from './shared.ts';
 
 export type VersionSwitch = { redirect: string } | Loaded | null;
@@ -23,14 +24,12 @@ export async function versionSwitch(ctx: LoaderContext, request: FastifyRequest,
   const match = routes.find((r) => r.version === version);
   if (match) return { redirect: match.path };
   const product = await ctx.productOf(entry, false);
-  const home = entry.contextId ? await app.content.docsHome(entry.contextId, version) : undefined;
   const cancel = routes.find((r) => r.version === from) ?? routes[0];
-  const search = new URLSearchParams({ searchTerm: entry.title ?? '', deployment: 'data_center', version });
-  if (product) search.set('product', String(product.fields.productNameId));
-  const c = await ctx.chrome(request, { title: 'Unable to find page', path: null, language: entry.language, preview: false });
+  const { searchHref, browseHref } = await versionAlternatives(app, product, entry, version);
+  const c = await ctx.chrome(request, { title: stringsFor(entry.language === 'ja-JP' ? 'ja' : 'en').versionNotFound.heading, path: null, language: entry.language, preview: false });
   return {
-    view: <VersionNotFoundPage chrome={c} version={version} searchHref={`/search-results/?${search}`}
-      browseHref={home?.path ?? (product ? productHref(product) : '/')} cancelHref={cancel?.path ?? '/'} />,
+    view: <VersionNotFoundPage chrome={c} version={version} searchHref={searchHref}
+      browseHref={browseHref} cancelHref={cancel?.path ?? '/'} />,
     status: 404,
   };
 }

@@ -1,6 +1,8 @@
 import type { Chrome } from '../../view-model.ts';
 import { Document } from '../../layout/document.tsx';
 import { stringsFor } from '../../i18n/catalogue.tsx';
+import { Island } from '../../island.tsx';
+import { AutoSubmit } from '../../islands/auto-submit.tsx';
 import { RequestsPagination, RequestsTable, statusLabel, type PaginationModel, type RequestRow } from './requests-parts.tsx';
 
 export interface StaffFilterOption {
@@ -24,25 +26,25 @@ export interface StaffRequestsModel {
 export function StaffRequestsPage(model: StaffRequestsModel) {
   const { chrome } = model;
   const t = stringsFor(chrome.lang);
-  const select = (name: 'form' | 'product' | 'status', label: string, options: StaffFilterOption[]) => (
-    <p className="requests-field">
-      <label htmlFor={`filter-${name}`}>{label}</label>
-      <select id={`filter-${name}`} name={name} defaultValue={model.chosen[name]}>
-        <option value="">{t.requests.any}</option>
-        {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
-      </select>
-    </p>
-  );
+  const anyOf = (options: StaffFilterOption[]) => [{ value: '', label: t.requests.any }, ...options];
+  const field = (name: 'form' | 'product' | 'status', label: string, options: StaffFilterOption[]) =>
+    ({ id: `filter-${name}`, name, label, value: model.chosen[name], options: anyOf(options) });
   return (
     <Document chrome={chrome}>
       <div className="staff-requests">
         <h1>{t.requests.staffTitle}</h1>
         <form method="get" action={model.action} className="staff-filters" aria-labelledby="staff-filters-heading">
           <h2 id="staff-filters-heading" className="visually-hidden">{t.requests.filters}</h2>
-          {select('form', t.requests.form, model.options.forms)}
-          {select('product', t.requests.product, model.options.products)}
-          {select('status', t.requests.status, model.options.statuses.map((s) => ({ value: s, label: statusLabel(t, s) })))}
-          <p><button type="submit">{t.requests.filter}</button></p>
+          {/* With scripts, a changed filter applies at once (the auto-submit island); 'Filter' stays for no scripts. */}
+          <Island name="auto-submit" component={AutoSubmit} props={{
+            fields: [
+              field('form', t.requests.form, model.options.forms),
+              field('product', t.requests.product, model.options.products),
+              field('status', t.requests.status, model.options.statuses.map((s) => ({ value: s, label: statusLabel(t, s) }))),
+            ],
+            fieldClassName: 'requests-field',
+            button: { label: t.requests.filter, inParagraph: true },
+          }} />
           {model.filtered ? <p><a href={model.action}>{t.requests.resetFilters}</a></p> : null}
         </form>
         <p className="requests-count" role="status">{t.requests.count(model.total)}</p>
