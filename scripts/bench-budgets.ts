@@ -40,11 +40,14 @@ const sitemap = (await server.inject('/sitemap.xml')).body;
 const paths = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1] ?? '/').pathname);
 const topics: { path: string; title: string }[] = [];
 let kbArticle: string | undefined;
+let versionedTopic: string | undefined;
 for (const path of paths) {
-  if (topics.length >= TOPICS && kbArticle) break;
+  if (topics.length >= TOPICS && kbArticle && versionedTopic) break;
   const html = (await server.inject(path)).body;
   if (html.includes('<article class="topic">')) {
     if (topics.length < TOPICS) topics.push({ path, title: /<h1[^>]*>([^<]+)</.exec(html)?.[1] ?? '' });
+    // A topic with a version selector has every island a topic page can have.
+    if (html.includes('data-island="version-selector"')) versionedTopic ??= path;
   } else if (html.includes('<article class="kb-article">')) kbArticle ??= path;
 }
 const topic = topics[0];
@@ -68,6 +71,7 @@ const css = /href="(\/assets\/main\.[^"]+\.css)"/.exec(html)?.[1] ?? '';
 const cssBody = (await server.inject(css)).rawPayload;
 console.log(`\nCSS ${css}: ${kb(cssBody.length)}, ${kb(gzipSync(cssBody).length)} gzip (budget 20 KB)`);
 console.log(`\n${await javaScriptOf('topic page', html)}`);
+if (versionedTopic) console.log(await javaScriptOf('topic page', (await server.inject(versionedTopic)).body, 'with a version selector'));
 for (const [what, path] of [['home', '/'], ['KB article', kbArticle], ['search results', `/search-results/?searchTerm=${encodeURIComponent(word)}`]] as const) {
   if (path) console.log(await javaScriptOf(what, (await server.inject(path)).body));
 }
@@ -80,7 +84,7 @@ console.log(`render-blocking scripts on a topic page: ${blocking} (budget 0)`);
  * island loads later by import() on demand (htmx when a search is typed, the credits when called) is not
  * counted. Budget on a topic page: 60 KB compressed.
  */
-async function javaScriptOf(what: string, page: string): Promise<string> {
+async function javaScriptOf(what: string, page: string, note = ''): Promise<string> {
   const entry = /<script type="module" src="([^"]+)"/.exec(page)?.[1];
   if (!entry) return `${what}: no script`;
   const names = new Set([...page.matchAll(/data-island="([\w-]+)"/g)].map((m) => m[1] ?? ''));
@@ -98,7 +102,7 @@ async function javaScriptOf(what: string, page: string): Promise<string> {
     }
   }
   const budget = what === 'topic page' ? ` = ${(br / (60 * 1024)).toFixed(2)} of the 60 KB budget` : '';
-  return `JavaScript, ${what}: ${kb(br)} brotli${budget} (${kb(gzip)} gzip, ${kb(raw)} minified) in ${files.size} files; islands: ${[...names].sort().join(', ') || 'none'}`;
+  return `JavaScript, ${what}${note ? ` ${note}` : ''}: ${kb(br)} brotli${budget} (${kb(gzip)} gzip, ${kb(raw)} minified) in ${files.size} files; islands: ${[...names].sort().join(', ') || 'none'}`;
 }
 
 /** CPU and wall time per request, after a warm-up; `url(i)` gives the i-th request's URL. */

@@ -7,28 +7,18 @@
  */
 import t, { type Test } from 'tap';
 import type { Locator, Page } from 'playwright-core';
-import Fastify from 'fastify';
-import secureSession from '@fastify/secure-session';
-import { sessionKey } from '../../server/identity/session.ts';
 import type { SessionUser } from '../../server/identity/types.ts';
 import { axeViolations, openPage, serve, VIEWPORTS } from './browser.ts';
 import { openEnhanced } from './islands.ts';
 import { SAMPLE_CONTENT } from '../helpers/build.ts';
+import { sealedSession } from '../helpers/session-cookie.ts';
 import { PAGE_TYPES } from '../fixtures/page-types.ts';
 
 const SESSION_SECRET = 'session-secret-for-header-tests-0123456789';
 const TOPIC = PAGE_TYPES.topic;
 const NASTY = 'Zoë "Q" <b>&amp; O\'Brien</script><!-- \u2028 end';
 
-async function sealed(user: SessionUser): Promise<string> {
-  const sealer = Fastify();
-  await sealer.register(secureSession, { sessionName: 'session', cookieName: 'sp_session', key: [sessionKey(SESSION_SECRET)] });
-  await sealer.ready();
-  const now = Date.now();
-  const value = sealer.encodeSecureSession(sealer.createSecureSession({ user, iat: now, seen: now }), 'session');
-  await sealer.close();
-  return value;
-}
+const sealed = (user: SessionUser) => sealedSession(user, SESSION_SECRET);
 
 const menu = (page: Page, id: string) => page.locator(`[data-menu="${id}"]`).first();
 const trigger = (page: Page, id: string) => page.locator(`[data-menu="${id}"] > button`).first();

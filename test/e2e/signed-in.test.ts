@@ -1,11 +1,9 @@
 import t from 'tap';
 import type { Browser } from 'playwright-core';
-import Fastify from 'fastify';
-import secureSession from '@fastify/secure-session';
-import { sessionKey } from '../../server/identity/session.ts';
 import { axeViolations, openPage, serve } from './browser.ts';
 import { islandsSettled } from './islands.ts';
 import { SAMPLE_CONTENT } from '../helpers/build.ts';
+import { sealedSession } from '../helpers/session-cookie.ts';
 import { PAGE_TYPES } from '../fixtures/page-types.ts';
 import type { SessionUser } from '../../server/identity/types.ts';
 
@@ -17,16 +15,7 @@ const ROLES: Record<string, SessionUser> = {
   partner: { sub: 'p-1', email: 'pat@partner.example', emailVerified: true, name: 'Pat Partner', canEdit: false, partner: true },
 };
 
-/** A session cookie's value for `user`, sealed with the server's key as the sign-in callback seals it. */
-async function sealed(user: SessionUser): Promise<string> {
-  const sealer = Fastify();
-  await sealer.register(secureSession, { sessionName: 'session', cookieName: 'sp_session', key: [sessionKey(SESSION_SECRET)] });
-  await sealer.ready();
-  const now = Date.now();
-  const value = sealer.encodeSecureSession(sealer.createSecureSession({ user, iat: now, seen: now }), 'session');
-  await sealer.close();
-  return value;
-}
+const sealed = (user: SessionUser) => sealedSession(user, SESSION_SECRET);
 
 /** A browser context already signed in as `user` (the cookie the callback would have set). */
 async function signedInPage(browser: Browser, base: string, path: string, cookie: string, scripts: 'on' | 'off' | 'blocked') {

@@ -4,34 +4,15 @@
  * Each item carries a heading of the level the page needs holding the link; the button text, when
  * present, is the visible end of the link's text, so every link's accessible name includes the title.
  */
-export interface CardItem {
-  title: string;
-  href: string;
-  /** Another site: opens in a new tab and says so. */
-  external: boolean;
-  description?: string | undefined;
-  iconUrl?: string | undefined;
-  buttonText?: string | undefined;
-}
+import { CardItem as CardListItem, type NavCard } from './nav-lists.tsx';
+
+export type CardItem = NavCard;
 
 export function CardGridMarkup({ cards, headingLevel, opensInNewTab }: { cards: CardItem[]; headingLevel: 2 | 3; opensInNewTab: string }) {
   if (cards.length === 0) return null;
-  const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <ul className="card-grid">
-      {cards.map((card, i) => (
-        <li key={`${i}-${card.href}`} className={card.buttonText ? 'card has-button' : 'card'}>
-          {card.iconUrl ? <img className="card-icon" src={card.iconUrl} alt="" width="80" height="80" loading="lazy" /> : null}
-          <Heading className="card-title">
-            <a {...(card.external ? { href: card.href, target: '_blank', rel: 'noopener' } : { href: card.href })}>
-              <span className="card-name">{card.title}</span>
-              {card.external ? <span className="visually-hidden">{opensInNewTab}</span> : null}
-              {card.buttonText ? <>{' '}<span className="card-button">{card.buttonText}</span></> : null}
-            </a>
-          </Heading>
-          {card.description ? <p className="card-description">{card.description}</p> : null}
-        </li>
-      ))}
+      {cards.map((card, i) => <CardListItem key={`${i}-${card.href}`} card={card} headingLevel={headingLevel} opensInNewTab={opensInNewTab} />)}
     </ul>
   );
 }
