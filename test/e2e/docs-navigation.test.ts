@@ -318,7 +318,8 @@ t.test('documentation navigation', async (t) => {
       t.same(await positions(page), before, `the tree, its toggle, the title and the siblings stay put (${viewport})`);
       await page.context().close();
 
-      const plainList = await openPage(browser, base + COLLECTION, { scripts: 'off', viewport });
+      const plainList = await openPage(browser, base + COLLECTION, { scripts: 'blocked', viewport });
+      await plainList.evaluate(() => document.documentElement.classList.add('js-enabled'));
       const control = async (p: Page) => p.locator('.show-more > summary, .show-more-toggle').boundingBox();
       const listBefore = await control(plainList);
       await plainList.context().close();
