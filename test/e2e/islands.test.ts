@@ -20,13 +20,54 @@ function withProps(html: string, name: string, json: string): string {
 
 const islandStates = (page: Page) => page.$$eval('[data-island]', (els) => els.map((el) => `${(el as HTMLElement).dataset.island}:${(el as HTMLElement).dataset.islandReady}`));
 
-/** Every link and form destination in the page, hidden or not. */
+/**
+ * Every link and form destination in the page, hidden or not; a link to this very page in another state
+ * (`?platform=…`, which the tabs show in place) is not a destination.
+ */
 const destinations = (page: Page) => page.evaluate(() => {
   const found = new Set<string>();
-  for (const a of document.querySelectorAll<HTMLAnchorElement>('a[href]')) found.add(new URL(a.href).href);
+  const here = location.pathname;
+  for (const a of document.querySelectorAll<HTMLAnchorElement>('a[href]')) {
+    const url = new URL(a.href);
+    if (url.origin === location.origin && url.pathname === here && url.search !== '') continue;
+    found.add(url.href);
+  }
   for (const form of document.querySelectorAll<HTMLFormElement>('form')) found.add(`${form.method.toUpperCase()} ${new URL(form.action).href}`);
-  return [...found].sort();
+  return [...found];
 });
+
+/**
+ * What a visitor with scripts can reach: the destinations in the page, and those every closed control
+ * (a collapsed button, an unselected tab) shows when used, one after another, until nothing new opens.
+ */
+async function reachable(page: Page): Promise<Set<string>> {
+  const found = new Set(await destinations(page));
+  const used = new Set<string>();
+  for (let step = 0; step < 300; step++) {
+    const next = await page.evaluate((used) => {
+      const controls = [...document.querySelectorAll<HTMLElement>('button[aria-expanded="false"], [role="tab"][aria-selected="false"], button.siblings-expand-up, button.siblings-expand-down, button.show-more-toggle')];
+      const islands = [...document.querySelectorAll('[data-island]')];
+      // The last first: what a control just opened comes after it, so it is used before the controls
+      // (a tab back to the first platform) that would close it again.
+      for (const el of controls.reverse()) {
+        const box = el.getBoundingClientRect();
+        if (box.width === 0 || box.height === 0) continue;
+        const island = el.closest('[data-island]');
+        const key = `${island?.getAttribute('data-island')}${island ? islands.indexOf(island) : -1}|${el.getAttribute('aria-controls') ?? el.id ?? ''}|${el.textContent}`;
+        if (used.includes(key)) continue;
+        el.setAttribute('data-reach', key);
+        return key;
+      }
+      return null;
+    }, [...used]);
+    if (!next) break;
+    used.add(next);
+    // Clicked in the page: an open menu drawn over the next control does not stand in the way.
+    await page.evaluate((key) => [...document.querySelectorAll<HTMLElement>('[data-reach]')].find((el) => el.dataset.reach === key)?.click(), next);
+    for (const d of await destinations(page)) found.add(d);
+  }
+  return found;
+}
 
 tap.test('islands', async (t) => {
   const { base, browser } = await serve(t, { contentDir: SAMPLE_CONTENT });
@@ -39,7 +80,7 @@ tap.test('islands', async (t) => {
   t.test('every island of a topic page hydrates, with no error', async (t) => {
     const { page, errors } = await openEnhanced(browser, topic, { viewport: 'desktop' });
     const states = await islandStates(page);
-    t.ok(states.length >= 4, `the topic page has its islands (${states.join(', ')})`);
+    t.ok(states.length >= 3, `the topic page has its islands (${states.join(', ')})`);
     t.same(states.filter((s) => !s.endsWith(':true')), [], 'all of them are hydrated');
     t.same(errors(), [], 'no error, no hydration mismatch');
     await page.context().close();
@@ -87,7 +128,7 @@ tap.test('islands', async (t) => {
         const without = await destinations(off);
         await off.context().close();
         const { page } = await openEnhanced(browser, base + path, { viewport });
-        const enhanced = new Set(await destinations(page));
+        const enhanced = await reachable(page);
         await page.context().close();
         t.same(without.filter((d) => !enhanced.has(d)), [], `${path} (${viewport}): nothing reachable without scripts is lost with them`);
       }
