@@ -95,6 +95,8 @@ export interface Chrome {
   localePrefix: '' | '/ja';
   preview: boolean;
   assets: { css: string; js: string };
+  /** The site's brand colours (site.yaml theme), a stylesheet after the base one. */
+  themeCss?: string | undefined;
   canonicalUrl: string;
   title: string;
   description?: string | undefined;

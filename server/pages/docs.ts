@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Outline, StoredEntry } from '../content/store.ts';
 import type { Product } from '../content/schemas.ts';
+import { isCloud } from '../content/deployments.ts';
 import { compareVersions } from '../content/resolve.ts';
 import type {
   CardLink, DeploymentSelectorModel, MoreLink, NoticeModel, PageTreeModel, SiblingsModel, TreeNode, UpNextModel,
@@ -173,12 +174,12 @@ export async function deploymentSelector(app: FastifyInstance, product: StoredEn
   const cloudHref = f.deploymentUrls?.cloud;
   const dataCenterHref = f.deploymentUrls?.server;
   if (!cloudHref || (!dataCenterHref && versions.length === 0)) return null;
-  const isCloud = f.deployment === 'Cloud';
+  const cloud = isCloud(f);
   return {
-    current: isCloud ? 'cloud' : 'data-center',
+    current: cloud ? 'cloud' : 'data-center',
     cloudHref,
     dataCenterHref,
-    versions: isCloud ? [] : versions.map((number) => ({ number, selected: number === version })),
+    versions: cloud ? [] : versions.map((number) => ({ number, selected: number === version })),
     versionAction: '/version-switch',
     versionFields: { entry: entry.id, ...(version ? { from: version } : {}) },
   };

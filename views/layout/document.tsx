@@ -34,6 +34,7 @@ function Page({ chrome, title, hasSidebar, sidebar, children }: {
         <link rel="canonical" href={chrome.canonicalUrl} />
         {chrome.faviconUrl ? <link rel="icon" href={chrome.faviconUrl} /> : null}
         <link rel="stylesheet" href={chrome.assets.css} />
+        {chrome.themeCss ? <link rel="stylesheet" href={chrome.themeCss} /> : null}
         {chrome.preview ? <meta name="robots" content="noindex" /> : null}
         <script type="module" src={chrome.assets.js} />
       </head>
