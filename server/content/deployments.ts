@@ -50,3 +50,8 @@ export function isCloud(product: StoredProduct): boolean {
 export function storedDeployment(value: DeploymentValue): string {
   return value === 'cloud' ? 'Cloud' : 'Data Center';
 }
+
+/** The labels of both values, as pages show them. */
+export function deploymentNames(list: readonly DeploymentLabel[]): { cloud: string; dataCenter: string } {
+  return { cloud: deploymentLabel(list, 'cloud'), dataCenter: deploymentLabel(list, 'data_center') };
+}

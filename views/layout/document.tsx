@@ -13,7 +13,7 @@ export function Document({ chrome, children, sidebar }: { chrome: Chrome; childr
   const title = chrome.title === chrome.siteName ? chrome.siteName : `${chrome.title} | ${chrome.siteName}`;
   const hasSidebar = sidebar !== undefined && sidebar !== null && sidebar !== false;
   return (
-    <StringsProvider lang={chrome.lang}>
+    <StringsProvider lang={chrome.lang} deployments={chrome.deployments}>
       <Page chrome={chrome} title={title} hasSidebar={hasSidebar} sidebar={sidebar}>{children}</Page>
     </StringsProvider>
   );
