@@ -10,6 +10,7 @@ import type { Db } from './db/driver.ts';
 import dbPlugin from './plugins/db.ts';
 import contentPlugin from './plugins/content.ts';
 import assetsPlugin from './plugins/assets.ts';
+import themePlugin from './plugins/theme.ts';
 import renderPlugin from './plugins/render.ts';
 import secretsPlugin from './plugins/secrets.ts';
 import sameOrigin from './plugins/same-origin.ts';
@@ -134,6 +135,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
   // After ETags and the session cookie: a personal response or one setting a cookie is private, no-store, no ETag.
   await fastify.register(personalResponses);
   await fastify.register(assetsPlugin);
+  await fastify.register(themePlugin);
   await fastify.register(unavailablePlugin);
 
   // The API's schemas, published as OpenAPI at /gateway/api/help-content/v2/openapi.json.

@@ -87,6 +87,12 @@ export interface SiteLinks {
   moreWaysToGetHelp: Link[];
 }
 
+/** The labels of the two deployment values (spec §9). */
+export interface DeploymentNames {
+  cloud: string;
+  dataCenter: string;
+}
+
 export interface Chrome {
   siteName: string;
   logoUrl: string;
@@ -95,6 +101,10 @@ export interface Chrome {
   localePrefix: '' | '/ja';
   preview: boolean;
   assets: { css: string; js: string };
+  /** The site's brand colours (site.yaml theme), a stylesheet after the base one. */
+  themeCss?: string | undefined;
+  /** The site's deployment labels (site.yaml deployments), shown wherever a page names an edition. */
+  deployments?: DeploymentNames | undefined;
   canonicalUrl: string;
   title: string;
   description?: string | undefined;

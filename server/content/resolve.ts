@@ -9,6 +9,8 @@ import { textOf, plainText, type Document } from './rich-text.ts';
 import type { LoadedEntry } from './load.ts';
 import type { Context, Product, Page, EntryKind, Form } from './schemas.ts';
 import { formProblems } from './forms.ts';
+import { checkSite } from './site-checks.ts';
+import { deploymentValue, storedDeployment } from './deployments.ts';
 import { checkDocument, headingAnchors, renderRichText, type LinkList, type LinkedEntry } from '../../views/rich-text/rich-text.tsx';
 
 export interface EntryRow {
@@ -96,6 +98,10 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[]): Impo
     const list = entry.fields[key];
     return Array.isArray(list) ? list.map((_, i) => ref(entry, [key, i], kinds, what)).filter((e): e is LoadedEntry => !!e) : [];
   };
+
+  // What site.yaml says of the whole tree: deployment labels, end-of-support notices, brand colours.
+  const deployments = checkSite(loaded, fail);
+  const valueOf = (product: { deployment?: unknown }) => deploymentValue(deployments, product.deployment) ?? 'data_center';
 
   // References every entry type makes.
   const contextOf = new Map<string, LoadedEntry>();
@@ -186,7 +192,7 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[]): Impo
     if (c.type === 'hub' || c.type === 'app') return [{ base: c.basePath, version: null }];
     const product = productOfContext(ctx)?.fields as Product | undefined;
     if (!product) return [];
-    if (product.versions && product.deployment !== 'Cloud') {
+    if (product.versions && valueOf(product) !== 'cloud') {
       return product.versions.map((v) => ({ base: `/${product.id}/${v.number}`, version: v.number }));
     }
     return [{ base: `/${product.id}`, version: null }];
@@ -337,7 +343,10 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[]): Impo
     const entryRoutes = routesOf.get(entry.id) ?? [];
     if (entryRoutes.length > 1) derived.routes = entryRoutes.map((r) => ({ path: r.path, version: r.version }));
     if (parentOf.has(entry.id)) derived.parentId = parentOf.get(entry.id);
-    const deployment = product?.deployment ?? (entry.kind === 'product' ? (f.deployment as string) : null);
+    // The product's label is the vendor's; the stored column and `deploymentValue` say which edition it is.
+    const ownProduct = product ?? (entry.kind === 'product' ? f : undefined);
+    const deployment = ownProduct ? storedDeployment(valueOf(ownProduct)) : null;
+    if (entry.kind === 'product') derived.deploymentValue = valueOf(f);
     const searchable = SEARCHABLE_TYPES.includes(entry.kind);
     const bodyText = searchable && entry.document ? plainText(entry.document, entry.embedded) : null;
     const summary = (derived.sections as Record<string, string> | undefined)?.summary;

@@ -27,10 +27,15 @@ const PageCommon = {
   language: Type.Optional(Language),
 };
 
-export const DeploymentSchema = Type.Union([
-  Type.Literal('Cloud'), Type.Literal('Server'), Type.Literal('Data Center'), Type.Literal('Not applicable'),
-]);
+/**
+ * A deployment label of the site (site.yaml `deployments`, e.g. 'Cloud', 'Self-hosted'), or its value
+ * (`cloud`, `data_center`); checked against the site's list at import (site-checks.ts).
+ */
+export const DeploymentSchema = Type.String({ minLength: 1, description: 'a deployment label from site.yaml deployments' });
 export type Deployment = Static<typeof DeploymentSchema>;
+/** The two deployment values of the site (spec §9): cloud, and the self-hosted edition. */
+export const DeploymentValueSchema = Type.Union([Type.Literal('cloud'), Type.Literal('data_center')]);
+export type DeploymentValue = Static<typeof DeploymentValueSchema>;
 
 export const VersionSchema = Type.Object({
   number: VersionNumber,
@@ -61,10 +66,12 @@ export const ProductSchema = Type.Object({
   customSupportFormAuthenticated: Type.Optional(Url),
   customSupportFormUnauthenticated: Type.Optional(Url),
   resourceSlug: Type.Optional(Slug),  // /{resourceSlug}/resources/
-  /** false for a product that never had a Server edition: its KB notices leave out Server end of support (spec §2). */
-  serverEdition: Type.Optional(Type.Boolean()),
-  /** The portfolio product of spec §5: its data center name is its self-hosted label, and no KB sidebar platform. */
+  /**
+   * The portfolio product of spec §5: on KB articles its self-hosted edition shows as one name,
+   * `selfHostedLabel` (default: the product name and the data_center deployment label), and no KB sidebar platform.
+   */
   portfolio: Type.Optional(Type.Boolean()),
+  selfHostedLabel: Type.Optional(Str),
   notice: Type.Optional(Ref),          // the notice of the product's context
 }, { additionalProperties: false });
 export type Product = Static<typeof ProductSchema>;
@@ -75,8 +82,29 @@ export const MetadataSchema = Type.Object({
   legalName: Str, owns: Type.Optional(Type.Array(Str)), siteName: Str,
   /** The site's icon (an SVG or PNG under /assets/content/), also served at /favicon.ico. */
   favicon: Type.Optional(Url),
-  /** The announcement the KB Server end-of-support notice links to (spec §2 Knowledge-base article). */
-  serverEndOfSupportUrl: Type.Optional(Url),
+  /**
+   * The deployment labels (spec §9 values `cloud`, `data_center`): products and KB articles name a label;
+   * without the list, 'Cloud' is cloud and 'Data Center' or 'Server' is data_center.
+   */
+  deployments: Type.Optional(Type.Array(Type.Object({
+    value: DeploymentValueSchema, label: Str,
+    /** Other labels meaning the same edition (e.g. an earlier name, 'Server'). */
+    aliases: Type.Optional(Type.Array(Str)),
+  }, { additionalProperties: false }), { minItems: 1 })),
+  /**
+   * End-of-support notices added to KB articles' platform notices (spec §2 Knowledge-base article): `text`
+   * with {date} and {link} (the `linkText`, linking `href` when given), for articles on a self-hosted
+   * platform and, when `products` is given, about one of those product families (productNameId).
+   */
+  endOfSupport: Type.Optional(Type.Array(Type.Object({
+    text: Str, date: Type.String({ format: 'date', description: 'the date support ended, e.g. 2024-02-15' }),
+    linkText: Type.Optional(Str), href: Type.Optional(Url), products: Type.Optional(Type.Array(Id, { minItems: 1 })),
+  }, { additionalProperties: false }))),
+  /** Brand colours (CSS colours), served as custom properties in /assets/theme/<hash>.css. */
+  theme: Type.Optional(Type.Object({
+    accent: Type.Optional(Str), accentText: Type.Optional(Str), text: Type.Optional(Str), muted: Type.Optional(Str),
+    background: Type.Optional(Str), subtle: Type.Optional(Str), border: Type.Optional(Str), info: Type.Optional(Str),
+  }, { additionalProperties: false })),
   /** The community site: 'Ask the community' links, with /tags/{product} for a product (spec §7 community links). */
   communityUrl: Type.Optional(Url),
   /** The partner portal button of the partner contact page (spec §2). */
@@ -224,7 +252,8 @@ export const KbPlatformSchema = Type.Union([
   Type.Literal('data-center-and-cloud-by-request'),
 ]);
 export type KbPlatform = Static<typeof KbPlatformSchema>;
-const PlatformName = Type.Union([Type.Literal('Cloud'), Type.Literal('Server'), Type.Literal('Data Center')]);
+/** A deployment label of the site (checked at import against site.yaml `deployments`). */
+const PlatformName = DeploymentSchema;
 
 export const KbArticleSchema = Type.Object({
   ...PageCommon,

@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import type { StoredEntry } from '../content/store.ts';
 import type { Header, Metadata, ResourceCard } from '../content/schemas.ts';
 import { classifyUrl, isExternalUrl } from '../content/urls.ts';
+import { deploymentNames, deploymentsOf } from '../content/deployments.ts';
 import type { CardLink, Chrome, HeaderModel } from '../../views/view-model.ts';
 import { requestVisitor } from '../identity/roles.ts';
 import { stringsFor } from '../../views/i18n/catalogue.tsx';
@@ -138,6 +139,8 @@ export async function buildChrome(app: FastifyInstance, request: FastifyRequest,
     localePrefix,
     preview: input.preview,
     assets: app.assets,
+    themeCss: await app.themeStylesheet(),
+    deployments: deploymentNames(deploymentsOf(meta)),
     canonicalUrl: pageUrl,
     title: input.title || siteName,
     description: input.metaDescription,

@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Outline, StoredEntry } from '../content/store.ts';
 import type { Product } from '../content/schemas.ts';
+import { isCloud } from '../content/deployments.ts';
 import { compareVersions } from '../content/resolve.ts';
 import { productHref } from './chrome.ts';
 import type {
@@ -186,14 +187,14 @@ export async function deploymentSelector(app: FastifyInstance, product: StoredEn
   const cloudHref = f.deploymentUrls?.cloud;
   const dataCenterHref = f.deploymentUrls?.server;
   if (!cloudHref || (!dataCenterHref && versions.length === 0)) return null;
-  const isCloud = f.deployment === 'Cloud';
+  const cloud = isCloud(f);
   // This page in each version, where it exists; elsewhere where to look instead (the version modal).
-  const routes = isCloud ? [] : await app.content.routesOf(entry.id);
+  const routes = cloud ? [] : await app.content.routesOf(entry.id);
   return {
-    current: isCloud ? 'cloud' : 'data-center',
+    current: cloud ? 'cloud' : 'data-center',
     cloudHref,
     dataCenterHref,
-    versions: isCloud ? [] : await Promise.all(versions.map(async (number) => {
+    versions: cloud ? [] : await Promise.all(versions.map(async (number) => {
       const href = routes.find((r) => r.version === number)?.path;
       return { number, selected: number === version, ...(href ? { href } : await versionAlternatives(app, product, entry, number)) };
     })),

@@ -108,12 +108,14 @@ async function searchPageModel(
     : [];
 
   const platforms = response?.facets.products ?? [];
+  const named = chrome.deployments ?? { cloud: 'Cloud', dataCenter: 'Data Center' };
+  const label = (d: 'cloud' | 'data_center') => (d === 'cloud' ? named.cloud : named.dataCenter);
   const deployments = (['cloud', 'data_center'] as const).map((d) =>
-    option(d, d === 'cloud' ? 'Cloud' : 'Data Center', state.deployment === d, withFilter(state, { deployment: d, version: '' })));
+    option(d, label(d), state.deployment === d, withFilter(state, { deployment: d, version: '' })));
   const products = platforms
     .filter((p) => !state.deployment || p.platform === state.deployment)
     .flatMap((p) => p.products.map((prod) => option(
-      `${prod.key}:${p.platform}`, `${prod.name} ${p.platform === 'cloud' ? 'Cloud' : 'Data Center'}`,
+      `${prod.key}:${p.platform}`, `${prod.name} ${label(p.platform)}`,
       state.product === prod.key && state.deployment === p.platform, chooseProduct(state, prod.key, p.platform),
       newFilters ? undefined : prod.count)));
   const chosen = platforms.find((p) => p.platform === state.deployment)?.products.find((prod) => prod.key === state.product);

@@ -7,6 +7,7 @@
  * for the returned page only, and a query that finds very little is retried with spelling
  * suggestions from the corpus vocabulary (pg_trgm).
  */
+import { deploymentNames, deploymentsOf } from '../content/deployments.ts';
 import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../db/driver.ts';
 import { boundQuery } from './bounds.ts';
@@ -111,14 +112,17 @@ export async function search(db: Db, request: SearchRequest, options: SearchOpti
     await tx.exec(SEARCH_SETTINGS);
     const memo = options.memo ?? ((_key, load) => load());
     // Both change only with an import.
-    const { keys, names } = await memo('search-keys', async () => ({
+    const { keys, names, deploymentNames: labels } = await memo('search-keys', async () => ({
       keys: await tx.query<FacetKey>('select key, type, lang, product_name_id, platform, versions from search_facet_keys'),
       names: new Map((await tx.query<{ key: string; name: string }>(
         `select distinct fields->>'productNameId' as key, fields->>'productName' as name from content_entries where type = 'product'`))
         .map((r) => [r.key, r.name])),
+      // The site's deployment labels name each edition in result breadcrumbs.
+      deploymentNames: deploymentNames(deploymentsOf((await tx.query<{ fields: Record<string, unknown> }>(
+        `select fields from content_entries where type = 'metadata' limit 1`))[0]?.fields)),
     }));
     const engine: Engine = {
-      db: tx, keys, names, memo,
+      db: tx, keys, names, labels, memo,
       rankAllLimit: options.rankAllLimit ?? RANK_ALL_LIMIT, broadCandidates: options.broadCandidates ?? BROAD_CANDIDATES,
     };
     // The engine bounds what it searches for whatever the caller checked (bounds.ts).
@@ -151,13 +155,15 @@ interface Engine {
   keys: FacetKey[];
   /** Product names by product family key. */
   names: Map<string, string>;
+  /** The site's deployment labels. */
+  labels: { cloud: string; dataCenter: string };
   memo: NonNullable<SearchOptions['memo']>;
   rankAllLimit: number;
   broadCandidates: number;
 }
 
 async function run(engine: Engine, request: SearchRequest, text: string, mode: MatchMode): Promise<SearchResponse> {
-  const { db, keys, names } = engine;
+  const { db, keys, names, labels } = engine;
   const from = request.pagination?.from ?? 0;
   const size = request.pagination?.size ?? DEFAULT_PAGE_SIZE;
   const sort = request.sort?.by ?? 'relevance';
@@ -276,7 +282,7 @@ async function run(engine: Engine, request: SearchRequest, text: string, mode: M
           ? [{ key: r.product_name_id, name: names.get(r.product_name_id) ?? r.product_name_id, platform, versions: platform === 'data_center' ? r.versions : [] }]
           : [],
         breadcrumbs: [
-          ...(r.product_name_id ? [`${names.get(r.product_name_id) ?? r.product_name_id} ${platform === 'cloud' ? 'Cloud' : 'Data Center'}`] : []),
+          ...(r.product_name_id ? [`${names.get(r.product_name_id) ?? r.product_name_id} ${platform === 'cloud' ? labels.cloud : labels.dataCenter}`] : []),
           ...(r.parent_title ? [r.parent_title] : []),
         ],
         metadata: {

@@ -306,7 +306,13 @@ t.test('TopicSetPage', async (t) => {
 
 const kb = (over: Partial<KbArticleModel> = {}): KbArticleModel => ({
   chrome, breadcrumbs: [{ label: 'Tracklight Knowledge Base', href: '/tracklight/kb' }], title: 'Node stuck starting',
-  notice: { platform: 'data-center-only', serverEndOfSupport: { brand: 'Fernhollow', href: 'https://www.example.test/server-eos' } },
+  notice: {
+    platform: 'data-center-only', labels: { cloud: 'Cloud', dataCenter: 'Data Center' },
+    endOfSupport: [{
+      text: 'Support for Server products ended on {date}. If you are running a Server product, you can visit the {link} to review your migration options.',
+      date: 'February 15th 2024', linkText: 'Fernhollow Server end of support announcement', href: 'https://www.example.test/server-eos',
+    }],
+  },
   body: { html: trustRenderedMarkup('<h2 id="summary">Summary</h2>') }, lastPublished: '2026-01-31T12:00:00Z',
   products: [{ name: 'Tracklight', platform: 'Data Center', version: '10.4 and later' }],
   sidebarPlatform: null, feedback: feedback('reasons'), contact, staffEditHint: true, ...over,
@@ -317,8 +323,13 @@ t.test('KbArticlePage', async (t) => {
   t.equal(h1Count(html), 1);
   t.match(html, 'Platform notice: Data Center only');
   t.match(html, 'you can visit the <a href="https://www.example.test/server-eos">Fernhollow Server end of support announcement</a> to review');
-  const noServer = render(<KbArticlePage {...kb({ notice: { platform: 'data-center-only', serverEndOfSupport: null } })} />);
+  t.match(html, 'Support for Server products ended on February 15th 2024.');
+  const noServer = render(<KbArticlePage {...kb({ notice: { platform: 'data-center-only', labels: { cloud: 'Cloud', dataCenter: 'Data Center' }, endOfSupport: [] } })} />);
   t.notMatch(noServer, 'Server end of support', 'no Server sentence for products that never had Server');
+  const selfHosted = render(<KbArticlePage {...kb({ notice: { platform: 'cloud-and-data-center', labels: { cloud: 'SaaS', dataCenter: 'On-premises' }, endOfSupport: [] } })} />);
+  t.match(selfHosted, 'Platform notice: SaaS and On-premises', 'the site\'s deployment labels');
+  t.match(selfHosted, 'This article applies to both SaaS and On-premises products.');
+  t.notMatch(selfHosted, 'Data Center only');
   t.match(html, 'Updated on January 31, 2026');
   t.match(html, '<li>Tracklight Data Center 10.4 and later</li>');
   t.match(html, 'What went wrong?');

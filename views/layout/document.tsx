@@ -14,7 +14,7 @@ export function Document({ chrome, children, sidebar }: { chrome: Chrome; childr
   const title = chrome.title === chrome.siteName ? chrome.siteName : `${chrome.title} | ${chrome.siteName}`;
   const hasSidebar = sidebar !== undefined && sidebar !== null && sidebar !== false;
   return (
-    <StringsProvider lang={chrome.lang}>
+    <StringsProvider lang={chrome.lang} deployments={chrome.deployments}>
       <Page chrome={chrome} title={title} hasSidebar={hasSidebar} sidebar={sidebar}>{children}</Page>
     </StringsProvider>
   );
@@ -35,6 +35,7 @@ function Page({ chrome, title, hasSidebar, sidebar, children }: {
         <link rel="canonical" href={chrome.canonicalUrl} />
         {chrome.faviconUrl ? <link rel="icon" href={chrome.faviconUrl} /> : null}
         <link rel="stylesheet" href={chrome.assets.css} />
+        {chrome.themeCss ? <link rel="stylesheet" href={chrome.themeCss} /> : null}
         {chrome.preview ? <meta name="robots" content="noindex" /> : null}
         <script type="module" src={chrome.assets.js} />
       </head>

@@ -5,7 +5,7 @@ import { ShowMore } from '../parts/show-more.tsx';
 import { PageTree } from '../parts/page-tree.tsx';
 import { ContactBlock } from '../parts/contact-block.tsx';
 import { Subheader } from '../parts/subheader.tsx';
-import { stringsFor } from '../i18n/catalogue.tsx';
+import { stringsOf } from '../i18n/catalogue.tsx';
 
 /** Child topic lists collapse to this many cards when longer (spec §4, §9). */
 export const CHILDREN_PREVIEW = 5;
@@ -15,7 +15,7 @@ export function CollectionPage({
   chrome, breadcrumbs, tree, deploymentSelector, notice, contextTitle, title, subhead, body, children, contact,
 }: CollectionPageModel) {
   // The visible button text ends each card's link; the title before it keeps every link's name unique.
-  const t = stringsFor(chrome.lang);
+  const t = stringsOf(chrome);
   const cards: CardLink[] = children.map(({ kind, ...card }) => ({ ...card, buttonText: kind === 'topic' ? t.topic.viewTopic : t.topic.viewTopics }));
   return (
     <Document chrome={chrome} sidebar={tree ? <PageTree tree={tree} /> : undefined}>

@@ -6,7 +6,7 @@ import { ContactBlock } from '../parts/contact-block.tsx';
 import { Subheader } from '../parts/subheader.tsx';
 import { ProductHero } from '../parts/product-hero.tsx';
 import { ShowMore } from '../parts/show-more.tsx';
-import { stringsFor } from '../i18n/catalogue.tsx';
+import { stringsOf } from '../i18n/catalogue.tsx';
 
 /** Documentation child lists show this many links before 'Show more' (spec §4, §9). */
 export const LIST_PREVIEW = 5;
@@ -15,7 +15,7 @@ export const LIST_PREVIEW = 5;
 export function DocumentedProductPage({
   chrome, breadcrumbs, tree, deploymentSelector, notice, title, tagline, iconUrl, search, guides, lists, contact,
 }: DocumentedProductModel) {
-  const t = stringsFor(chrome.lang);
+  const t = stringsOf(chrome);
   return (
     <Document chrome={chrome} sidebar={tree ? <PageTree tree={tree} /> : undefined}>
       <div className="documented-product">

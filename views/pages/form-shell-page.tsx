@@ -1,7 +1,7 @@
 import type { FormShellModel } from '../view-model.ts';
 import { Document } from '../layout/document.tsx';
 import { LinkList } from '../parts/links.tsx';
-import { stringsFor } from '../i18n/catalogue.tsx';
+import { stringsOf } from '../i18n/catalogue.tsx';
 
 /** The file-download form's frame height in pixels (spec §9). */
 export const FILE_DOWNLOAD_FORM_HEIGHT = 500;
@@ -12,7 +12,7 @@ export const FILE_DOWNLOAD_FORM_HEIGHT = 500;
  * region holds plain links to the same place.
  */
 export function FormShellPage({ chrome, kind, title, tagline, formUrl, partnerPortalHref, otherContacts }: FormShellModel) {
-  const t = stringsFor(chrome.lang);
+  const t = stringsOf(chrome);
   const requestsHref = formUrl ?? `${chrome.header.supportBase}/requests`;
   return (
     <Document chrome={chrome}>

@@ -5,13 +5,13 @@ import { Island } from '../island.tsx';
 import { PlatformTabs } from '../islands/platform-tabs.tsx';
 import { ContactBlock } from '../parts/contact-block.tsx';
 import { LinkList } from '../parts/links.tsx';
-import { stringsFor } from '../i18n/catalogue.tsx';
+import { stringsOf } from '../i18n/catalogue.tsx';
 
 const PLATFORMS = ['cloud', 'data-center'] as const;
 
 /** Support home (spec §2 Support home page v2). */
 export function HomePage({ chrome, title, tagline, featured, platform, products, resources, contact }: HomePageModel) {
-  const t = stringsFor(chrome.lang);
+  const t = stringsOf(chrome);
   const label = (p: 'cloud' | 'data-center') => (p === 'cloud' ? t.header.cloud : t.header.dataCenter);
   return (
     <Document chrome={chrome}>

@@ -7,7 +7,7 @@ import { PlatformNotice } from '../parts/platform-notice.tsx';
 import { FeedbackForm } from '../parts/feedback-form.tsx';
 import { ReportProblemLink } from '../parts/report-problem-link.tsx';
 import { ContactBlock } from '../parts/contact-block.tsx';
-import { stringsFor } from '../i18n/catalogue.tsx';
+import { stringsOf } from '../i18n/catalogue.tsx';
 
 /**
  * Knowledge-base article (spec §2): breadcrumb, title, platform notice, body, date, feedback,
@@ -16,7 +16,7 @@ import { stringsFor } from '../i18n/catalogue.tsx';
 export function KbArticlePage({
   chrome, breadcrumbs, title, notice, body, lastPublished, products, sidebarPlatform, feedback, contact, staffEditHint,
 }: KbArticleModel) {
-  const t = stringsFor(chrome.lang);
+  const t = stringsOf(chrome);
   const editHint = chrome.visitor.staff && staffEditHint;
   const editHref = chrome.editLinks?.documentEditor ?? chrome.editLinks?.contentEditor;
   return (

@@ -2,7 +2,7 @@ import type { Chrome } from '../view-model.ts';
 import { Document } from '../layout/document.tsx';
 import { Body, type BodyProps } from '../parts/body.tsx';
 import { formatUpdated } from '../parts/dates.ts';
-import { stringsFor } from '../i18n/catalogue.tsx';
+import { stringsOf } from '../i18n/catalogue.tsx';
 
 export interface LegalPageModel {
   chrome: Chrome;
@@ -13,7 +13,7 @@ export interface LegalPageModel {
 
 /** A legal or trust page linked from the footer (spec §2 footer links): a title and a body from content. */
 export function LegalPage({ chrome, title, body, lastPublished }: LegalPageModel) {
-  const t = stringsFor(chrome.lang);
+  const t = stringsOf(chrome);
   return (
     <Document chrome={chrome}>
       <article className="legal-page">

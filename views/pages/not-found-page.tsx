@@ -1,10 +1,10 @@
 import type { Chrome } from '../view-model.ts';
 import { Document } from '../layout/document.tsx';
 import { Body, type BodyProps } from '../parts/body.tsx';
-import { stringsFor } from '../i18n/catalogue.tsx';
+import { stringsOf } from '../i18n/catalogue.tsx';
 
 export function NotFoundPage({ chrome, title, body }: { chrome: Chrome; title: string; body: BodyProps | null }) {
-  const t = stringsFor(chrome.lang);
+  const t = stringsOf(chrome);
   return (
     <Document chrome={chrome}>
       <div className="not-found">

@@ -6,14 +6,14 @@ import { ContactBlock } from '../parts/contact-block.tsx';
 import { Subheader } from '../parts/subheader.tsx';
 import { LinkList } from '../parts/links.tsx';
 import { ProductHero } from '../parts/product-hero.tsx';
-import { stringsFor } from '../i18n/catalogue.tsx';
+import { stringsOf } from '../i18n/catalogue.tsx';
 
 /** Product landing page (spec §2): sub-header, notice, title, resource and collection cards, support forms. */
 export function ProductLandingPage({
   chrome, breadcrumbs, deploymentSelector, notice, title, tagline, iconUrl, docsHref, kbHref, resourcesHref, supportHref,
   resources, collections, supportForms, helpful, contact,
 }: ProductLandingModel) {
-  const t = stringsFor(chrome.lang);
+  const t = stringsOf(chrome);
   return (
     <Document chrome={chrome}>
       <div className="product-landing">

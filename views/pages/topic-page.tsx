@@ -12,7 +12,7 @@ import { ReportProblemLink } from '../parts/report-problem-link.tsx';
 import { ContactBlock } from '../parts/contact-block.tsx';
 import { Siblings } from '../parts/siblings.tsx';
 import { UpNext } from '../parts/up-next.tsx';
-import { stringsFor } from '../i18n/catalogue.tsx';
+import { stringsOf } from '../i18n/catalogue.tsx';
 
 /** Spec §5: 'On this page' shows only with at least two links. */
 export const TOC_MIN_ENTRIES = 2;
@@ -26,7 +26,7 @@ export function TopicPage({
   chrome, breadcrumbs, tree, deploymentSelector, notice, title, version, featuredVideo, body, toc,
   lastPublished, feedback, contact, exploreMore, siblings, communityHref, upNext,
 }: TopicPageModel) {
-  const t = stringsFor(chrome.lang);
+  const t = stringsOf(chrome);
   return (
     <Document chrome={chrome} sidebar={tree ? <PageTree tree={tree} /> : undefined}>
       <div className="page-with-sidebar reading-page">

@@ -8,7 +8,7 @@ import { FeedbackForm } from '../parts/feedback-form.tsx';
 import { ContactBlock } from '../parts/contact-block.tsx';
 import { Siblings } from '../parts/siblings.tsx';
 import { UpNext } from '../parts/up-next.tsx';
-import { stringsFor } from '../i18n/catalogue.tsx';
+import { stringsOf } from '../i18n/catalogue.tsx';
 
 /** Child topic lists collapse to this many cards when longer (spec §4, §9). */
 export const TOPICS_PREVIEW = 5;
@@ -17,7 +17,7 @@ export const TOPICS_PREVIEW = 5;
 export function TopicSetPage({
   chrome, breadcrumbs, tree, title, overview, topics, feedback, contact, siblings, upNext,
 }: TopicSetPageModel) {
-  const t = stringsFor(chrome.lang);
+  const t = stringsOf(chrome);
   const cards: CardLink[] = topics.map((topic) => ({ ...topic, buttonText: t.topic.viewTopic }));
   return (
     <Document chrome={chrome} sidebar={tree ? <PageTree tree={tree} /> : undefined}>

@@ -1,13 +1,13 @@
 import type { VersionNotFoundModel } from '../view-model.ts';
 import { Document } from '../layout/document.tsx';
-import { stringsFor } from '../i18n/catalogue.tsx';
+import { stringsOf } from '../i18n/catalogue.tsx';
 
 /**
  * The version modal as a page (spec §8): reached without JavaScript when the chosen Data Center version
  * has no matching page. A script may show the same content as a dialog instead.
  */
 export function VersionNotFoundPage({ chrome, version, searchHref, browseHref, cancelHref }: VersionNotFoundModel) {
-  const t = stringsFor(chrome.lang);
+  const t = stringsOf(chrome);
   return (
     <Document chrome={chrome}>
       <div className="version-not-found">

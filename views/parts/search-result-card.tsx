@@ -1,8 +1,10 @@
 import type { SearchResultCard as SearchResultCardModel } from '../view-model.ts';
 import { Html } from '../rich-text/safe-html.tsx';
 import { formatUpdated } from './dates.ts';
+import { useStrings } from '../i18n/catalogue.tsx';
 
-const PLATFORM_LABELS: Record<SearchResultCardModel['products'][number]['platform'], string> = {
+type Platform = SearchResultCardModel['products'][number]['platform'];
+const PLATFORM_LABELS: Record<Platform, string> = {
   cloud: 'Cloud',
   data_center: 'Data Center',
 };
@@ -13,9 +15,9 @@ export function countLabel(n: number, singular: string, plural: string): string 
 }
 
 /** 'Jira Cloud; Confluence Data Center 9.1, 9.2'. */
-export function productsLine(products: SearchResultCardModel['products']): string {
+export function productsLine(products: SearchResultCardModel['products'], labels: Record<Platform, string> = PLATFORM_LABELS): string {
   return products
-    .map((p) => `${p.name} ${PLATFORM_LABELS[p.platform]}${p.versions.length > 0 ? ` ${p.versions.join(', ')}` : ''}`)
+    .map((p) => `${p.name} ${labels[p.platform]}${p.versions.length > 0 ? ` ${p.versions.join(', ')}` : ''}`)
     .join('; ');
 }
 
@@ -24,7 +26,8 @@ export function productsLine(products: SearchResultCardModel['products']): strin
  * highlighted description (escaped text with <mark>, the only injected HTML) and the facts line.
  */
 export function SearchResultCard({ result }: { result: SearchResultCardModel }) {
-  const products = productsLine(result.products);
+  const t = useStrings();
+  const products = productsLine(result.products, { cloud: t.deployment.cloud, data_center: t.deployment.dataCenter });
   return (
     <li className="search-result">
       {result.breadcrumbs.length > 0 ? (

@@ -1,4 +1,5 @@
 import type { Page, Product } from '../../content/schemas.ts';
+import { isCloud } from '../../content/deployments.ts';
 import { DocumentedProductPage } from '../../../views/pages/documented-product-page.tsx';
 import { docsTree, treeModel, deploymentSelector, noticeOf } from '../docs.ts';
 import { contactModel } from '../context.ts';
@@ -26,7 +27,7 @@ export const documentedProductLoader = (ctx: LoaderContext): Loader => async (re
   const fields: Record<string, string> = {};
   if (f) {
     fields.product = f.productNameId;
-    fields.deployment = f.deployment === 'Cloud' ? 'cloud' : 'data_center';
+    fields.deployment = isCloud(f) ? 'cloud' : 'data_center';
     if (entry.routeVersion) fields.version = entry.routeVersion;
   }
   return {

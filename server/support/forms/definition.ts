@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Form, Product } from '../../content/schemas.ts';
+import { isCloud } from '../../content/deployments.ts';
 import type { SupportField } from '../../../views/parts/support-form-fields.tsx';
 
 export type Lang = 'en' | 'ja';
@@ -48,7 +49,7 @@ export async function productChoices(app: FastifyInstance): Promise<ProductChoic
       .map((p) => ({
         id: p.id,
         label: p.internalTitle ?? `${p.productName} ${p.deployment}`,
-        versions: p.deployment === 'Cloud' ? [] : (p.versions ?? []).map((v) => v.number),
+        versions: isCloud(p) ? [] : (p.versions ?? []).map((v) => v.number),
       }))
       .sort((a, b) => a.label.localeCompare(b.label)));
 }
