@@ -22,7 +22,9 @@ t.test('the bundle', async (t) => {
   const entry = outputs.find(([, meta]) => meta.entryPoint === entryPoint);
   t.ok(entry, 'the entry is built');
   t.ok((entry?.[1].bytes ?? Infinity) < 3000, `the entry is small (${entry?.[1].bytes} bytes): React is not in it`);
-  t.notOk(entry?.[1].imports.some((i) => i.kind === 'import-statement'), 'the entry imports nothing before it runs');
+  // esbuild's own module helpers may be a chunk the entry shares with the islands; nothing else may be.
+  const before = (entry?.[1].imports ?? []).filter((i) => i.kind === 'import-statement').flatMap((i) => Object.keys(bundle.metafile.outputs[i.path]?.inputs ?? {}));
+  t.same(before, [], 'the entry loads no source module before it runs');
   const react = outputs.find(([, meta]) => Object.keys(meta.inputs).some((file) => file.includes('react-dom.production.min.js')));
   t.ok(react && react[1].entryPoint === undefined, 'React is a shared chunk, not part of any one island');
 });
