@@ -214,7 +214,10 @@ export function loadFile(path: string, text: string, problems: Problem[]): Loade
   if (isMarkdown) {
     // Ids of entries defined in the body derive from the entry's id, so they are stable and unique.
     const md = parseMarkdown(text, { idPrefix: id, allowSections: kind === 'kbArticle' });
-    for (const issue of md.issues) fail(issue.line, 'body', issue.reason);
+    for (const issue of md.issues) {
+      if (issue.warning) problems.push({ file: path, line: issue.line, field: 'body', reason: issue.reason, severity: 'warning' });
+      else fail(issue.line, 'body', issue.reason);
+    }
     entry.document = md.document;
     entry.embedded = md.embedded;
     entry.sections = md.sections;
@@ -231,7 +234,10 @@ export function loadFile(path: string, text: string, problems: Problem[]): Loade
   }
   if (kind === 'notice' && typeof fields.message === 'string') {
     const md = parseInlineMarkdown(fields.message, `${id}.message`, lineOf(['message']) - 1);
-    for (const issue of md.issues) fail(issue.line, 'message', issue.reason);
+    for (const issue of md.issues) {
+      if (issue.warning) problems.push({ file: path, line: issue.line, field: 'message', reason: issue.reason, severity: 'warning' });
+      else fail(issue.line, 'message', issue.reason);
+    }
     entry.fieldDocuments = { message: md.document };
     Object.assign(entry.embedded, md.embedded);
   }
