@@ -505,6 +505,10 @@ class Converter {
   private inline(node: PhrasingContent, marks: string[]): (Inline | Text)[] {
     switch (node.type) {
       case 'text':
+        // A footnote reference without a definition is left as text by the parser.
+        if (node.value.includes('[^')) {
+          for (const m of node.value.matchAll(/\[\^([^\]\s]+)\]/g)) this.issue(node, `footnote [^${m[1]}] has no definition ([^${m[1]}]: text)`);
+        }
         return [text(node.value, marks)];
       case 'emphasis':
         return this.inlines(node.children, [...marks, MARKS.ITALIC]);
