@@ -99,6 +99,20 @@ function block(nodeType: string, content: (Block | Inline | Text)[], data: Recor
   return { nodeType, data, content } as Block;
 }
 
+/** Parses a piece of a file again, its lines counted from where it was. */
+function reparse(source: string, lineOffset: number): RootContent[] {
+  const tree = parser.parse(source) as Root;
+  const shift = (node: { position?: { start: { line: number }; end: { line: number } }; children?: unknown[] }) => {
+    if (node.position) {
+      node.position.start.line += lineOffset;
+      node.position.end.line += lineOffset;
+    }
+    if (Array.isArray(node.children)) for (const child of node.children) shift(child as typeof node);
+  };
+  shift(tree);
+  return tree.children;
+}
+
 type Positioned = { position?: { start: { line: number } } | undefined };
 const HEADING_ID = /[ \t]*\{#([A-Za-z][\w.:-]*)\}[ \t]*$/;
 const ALERT = /^\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*(?:\n|$)/;
@@ -175,8 +189,8 @@ class Converter {
         continue;
       }
       if (!hasHtml(node.value)) {
-        // `<id>` on a line of its own is text that looks like a tag.
-        out.push(block(BLOCKS.PARAGRAPH, [text(node.value)]));
+        // `<id>` on a line of its own is text that looks like a tag: the lines are Markdown with it as text.
+        out.push(...this.blocks(reparse(node.value.replace(/</g, '\\<'), (node.position?.start.line ?? 1) - 1)));
         continue;
       }
       let open = openTags(node.value, []);

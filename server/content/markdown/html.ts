@@ -177,6 +177,7 @@ export function sanitiseHtml(parts: HtmlPart[], videoHosts: readonly string[]): 
   walk(parsed, firstLine);
   const tree = sanitize(parsed, schema) as HastRoot;
   stripPositions(tree);
+  delete tree.data;
   return { tree, warnings, imagesWithoutAlt };
 }
 
