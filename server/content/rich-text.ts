@@ -29,7 +29,6 @@ export type EmbeddedEntry =
 
 export const CALLOUT_APPEARANCES = ['info', 'tip', 'warning', 'error', 'success'] as const;
 export type CalloutAppearance = (typeof CALLOUT_APPEARANCES)[number];
-export const ICON_KEYS = ['settings', 'search', 'add', 'more', 'filter', 'user', 'lock', 'info', 'warning', 'link'] as const;
 
 const HEADINGS = [BLOCKS.HEADING_1, BLOCKS.HEADING_2, BLOCKS.HEADING_3, BLOCKS.HEADING_4, BLOCKS.HEADING_5, BLOCKS.HEADING_6] as string[];
 
