@@ -193,7 +193,8 @@ class Converter {
         out.push(...this.blocks(reparse(node.value.replace(/</g, '\\<'), (node.position?.start.line ?? 1) - 1)));
         continue;
       }
-      let open = openTags(node.value, []);
+      const opened = openTags(node.value, []);
+      let open = opened;
       let end = i;
       if (open.length > 0) {
         for (let j = i + 1; j < nodes.length; j++) {
@@ -204,6 +205,11 @@ class Converter {
             end = j;
             break;
           }
+        }
+        // `<data>` or `<title>` written bare and never closed is a placeholder, not an element.
+        if (end === i && opened.every((name) => node.value.toLowerCase().includes(`<${name}>`))) {
+          out.push(...this.blocks(reparse(node.value.replace(/</g, '\\<'), (node.position?.start.line ?? 1) - 1)));
+          continue;
         }
       }
       out.push(...this.htmlBlock(nodes.slice(i, end + 1)));
@@ -489,6 +495,11 @@ class Converter {
             end = j;
             break;
           }
+        }
+        // `<data>` written bare and never closed is a placeholder, not an element.
+        if (end === i && /^<[A-Za-z][A-Za-z0-9-]*>$/.test(node.value)) {
+          out.push(text(node.value, marks));
+          continue;
         }
       }
       out.push(...this.htmlInline(nodes.slice(i, end + 1) as PhrasingContent[], marks));

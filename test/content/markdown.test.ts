@@ -33,7 +33,8 @@ t.test('allowed raw HTML is kept, Markdown between its tags stays Markdown, and 
   t.same(errors, []);
   t.same(warnings, []);
   t.match(html, '<kbd>Ctrl</kbd>+<kbd>Shift</kbd>+<kbd>P</kbd>');
-  t.match(html, 'replace &lt;id&gt; and &lt;your-server&gt; with');
+  t.match(html, 'replace &lt;id&gt; and &lt;your-server&gt; with your values; set &lt;data&gt; and &lt;title&gt; too.',
+    'HTML element names written bare and never closed are placeholders too');
   t.match(html, '<p>&lt;id&gt;<br/>is <b>yours</b> on a line of its own.</p>', 'a tag-like line of its own is Markdown text');
   t.match(html, 'H<sub>2</sub>O');
   t.match(html, 'm<sup>2</sup>');
