@@ -16,7 +16,8 @@ import {
 } from './rich-text.ts';
 import { classifyUrl, quoteUrl } from './urls.ts';
 import { DIRECTIVE_ADMONITIONS, GITHUB_ALERTS, mkdocsAdmonitions, titleOf } from './markdown/admonitions.ts';
-import { hasHtml, isHtmlTag, isVoid, openTags, sanitiseHtml, tagOf, type HtmlPart } from './markdown/html.ts';
+import { SLOT_TAG, hasHtml, isHtmlTag, isVoid, openTags, sanitiseHtml, tagOf, type HtmlPart } from './markdown/html.ts';
+import type { Root as HastRoot } from 'hast';
 import { lookupIcon, nearestIcons } from './markdown/icons.ts';
 
 const parser = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm).use(remarkDirective);
@@ -112,6 +113,9 @@ function reparse(source: string, lineOffset: number): RootContent[] {
   shift(tree);
   return tree.children;
 }
+
+/** Phrasing elements the allowlist keeps whole when written without attributes. */
+const SIMPLE_INLINE = new Set(['kbd', 'sub', 'sup', 'b', 'i', 'em', 'strong', 'code', 'samp', 'var', 'mark', 'u', 's', 'del', 'ins', 'small', 'q', 'dfn', 'cite']);
 
 type Positioned = { position?: { start: { line: number } } | undefined };
 const HEADING_ID = /[ \t]*\{#([A-Za-z][\w.:-]*)\}[ \t]*$/;
@@ -509,6 +513,16 @@ class Converter {
   }
 
   private htmlInline(group: PhrasingContent[], marks: string[]): (Inline | Text)[] {
+    // `<kbd>…</kbd>` and the like, bare: the tree is built as is, with nothing to parse or remove.
+    const first = group[0];
+    const last = group[group.length - 1];
+    const bare = first?.type === 'html' ? /^<([a-z]+)>$/.exec(first.value) : null;
+    if (bare && SIMPLE_INLINE.has(bare[1] as string) && group.length > 2 && last?.type === 'html' && last.value === `</${bare[1]}>`
+      && !group.slice(1, -1).some((n) => n.type === 'html')) {
+      const slot = doc([block(BLOCKS.PARAGRAPH, this.inlines(group.slice(1, -1), marks))]);
+      const tree: HastRoot = { type: 'root', children: [{ type: 'element', tagName: bare[1] as string, properties: {}, children: [{ type: 'element', tagName: SLOT_TAG, properties: { dataSlot: '0' }, children: [] }] }] };
+      return [this.embedInline(this.define({ type: 'html', tree, slots: [slot], inline: true }))];
+    }
     const parts: HtmlPart[] = [];
     const slots: Document[] = [];
     for (let k = 0; k < group.length; k++) {
