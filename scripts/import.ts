@@ -29,8 +29,8 @@ const progress = (stage: string, done: number, total: number) => {
 async function main(): Promise<number> {
   if (checkOnly) {
     const { checkContent } = await import('../server/content/import.ts');
-    const { plan, problems } = await checkContent(dir, progress);
-    for (const p of problems) console.error(formatProblem(p));
+    const { plan, problems, warnings } = await checkContent(dir, progress);
+    for (const p of [...problems, ...warnings]) console.error(formatProblem(p));
     if (problems.length > 0) return 1;
     console.log(`${dir}: ${plan.entries.length} entries, ${plan.routes.length} pages, no problems`);
     return 0;
@@ -59,6 +59,7 @@ async function main(): Promise<number> {
 }
 
 function printResult(result: ImportResult, dir: string): number {
+  for (const p of result.warnings ?? []) console.error(formatProblem(p));
   const ms = (n: number) => `${Math.round(n)} ms`;
   console.log(result.imported
     ? `Imported ${result.entries} entries (${result.routes} pages) from ${dir} in ${ms(result.ms.total)} ` +

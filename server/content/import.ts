@@ -10,7 +10,7 @@ import { ContentError, type Problem } from './problems.ts';
 import { rebuildSearchDocuments } from '../search/documents.ts';
 
 /** Bump when the importer's output changes, so unchanged content is imported again. */
-export const IMPORT_FORMAT = 4;
+export const IMPORT_FORMAT = 5;
 export const CONTENT_CHANNEL = 'signpost_content';
 const BATCH = 500;
 
@@ -20,6 +20,8 @@ export interface ImportResult {
   entries: number;
   routes: number;
   ms: { read: number; check: number; write: number; total: number };
+  /** Reported, not stopping the import (raw HTML the sanitiser removed). */
+  warnings: Problem[];
 }
 
 export interface ImportOptions {
@@ -35,7 +37,8 @@ export async function checkContent(dir: string, onProgress?: ImportOptions['onPr
   const t0 = performance.now();
   const loaded = await loadContent(dir, onProgress && ((d, t) => onProgress('read', d, t)), loadOptions);
   const t1 = performance.now();
-  const found: Problem[] = [...loaded.problems];
+  const found: Problem[] = loaded.problems.filter((p) => p.severity !== 'warning');
+  const warnings = loaded.problems.filter((p) => p.severity === 'warning');
   const plan = resolveContent(loaded.entries, found);
   // One message per file, line and field: a missing slug is not also a broken link.
   const seen = new Set<string>();
@@ -44,9 +47,10 @@ export async function checkContent(dir: string, onProgress?: ImportOptions['onPr
     return seen.has(key) ? false : (seen.add(key), true);
   });
   problems.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
+  warnings.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
   const digest = createHash('sha256').update(`format ${IMPORT_FORMAT}\n`);
   for (const file of loaded.files) digest.update(`${file.path}\0${file.text}\0`);
-  return { plan, problems, digest: digest.digest('hex'), readMs: t1 - t0, checkMs: performance.now() - t1 };
+  return { plan, problems, warnings, digest: digest.digest('hex'), readMs: t1 - t0, checkMs: performance.now() - t1 };
 }
 
 export async function currentDigest(db: Queryable): Promise<string | undefined> {
@@ -56,10 +60,10 @@ export async function currentDigest(db: Queryable): Promise<string | undefined> 
 
 export async function importContent(db: Db, dir: string, options: ImportOptions = {}): Promise<ImportResult> {
   const t0 = performance.now();
-  const { plan, problems, digest, readMs, checkMs } = await checkContent(dir, options.onProgress);
+  const { plan, problems, warnings, digest, readMs, checkMs } = await checkContent(dir, options.onProgress);
   if (problems.length > 0) throw new ContentError(problems);
   options.signal?.throwIfAborted();
-  const base = { digest, entries: plan.entries.length, routes: plan.routes.length };
+  const base = { digest, entries: plan.entries.length, routes: plan.routes.length, warnings };
   if (!options.force && (await currentDigest(db)) === digest) {
     return { imported: false, ...base, ms: { read: readMs, check: checkMs, write: 0, total: performance.now() - t0 } };
   }

@@ -64,6 +64,7 @@ const READ_CONCURRENCY = 64;
 export interface ParseBatch {
   id: number;
   files: { path: string; text: string }[];
+  videoHosts: string[];
 }
 export interface ParsedFile {
   entry?: Omit<LoadedEntry, 'lineOf'>;
@@ -88,15 +89,16 @@ export async function loadContent(dir: string, onProgress?: (done: number, total
   const problems: Problem[] = [];
   const entries: LoadedEntry[] = [];
   const workers = options.workers ?? Math.min(availableParallelism(), 8);
+  const videoHosts = siteVideoHosts(files);
   if (files.length >= (options.parallelFrom ?? PARALLEL_FROM) && workers > 1) {
-    for (const [i, parsed] of (await parseInWorkers(files, workers, onProgress)).entries()) {
+    for (const [i, parsed] of (await parseInWorkers(files, workers, videoHosts, onProgress)).entries()) {
       problems.push(...parsed.problems);
       const file = files[i] as { path: string; text: string };
       if (parsed.entry) entries.push({ ...parsed.entry, lineOf: lazyLineOf(file.path, file.text) });
     }
   } else {
     for (const [i, file] of files.entries()) {
-      const entry = loadFile(file.path, file.text, problems);
+      const entry = loadFile(file.path, file.text, problems, videoHosts);
       if (entry) entries.push(entry);
       if (onProgress && ((i + 1) % 250 === 0 || i + 1 === files.length)) onProgress(i + 1, files.length);
     }
@@ -106,9 +108,9 @@ export async function loadContent(dir: string, onProgress?: (done: number, total
 }
 
 /** Parses the files in worker threads, in batches; the results keep the files' order. */
-async function parseInWorkers(files: { path: string; text: string }[], count: number, onProgress?: (done: number, total: number) => void): Promise<ParsedFile[]> {
+async function parseInWorkers(files: { path: string; text: string }[], count: number, videoHosts: string[], onProgress?: (done: number, total: number) => void): Promise<ParsedFile[]> {
   const batches: ParseBatch[] = [];
-  for (let i = 0; i < files.length; i += BATCH) batches.push({ id: batches.length, files: files.slice(i, i + BATCH) });
+  for (let i = 0; i < files.length; i += BATCH) batches.push({ id: batches.length, files: files.slice(i, i + BATCH), videoHosts });
   const results: ParsedFile[][] = new Array(batches.length);
   const url = await workerUrl('load-worker', new URL('./load-worker.ts', import.meta.url));
   const pool = Array.from({ length: Math.min(count, batches.length) }, () => new Worker(url));
@@ -164,8 +166,16 @@ function yamlOf(path: string, text: string) {
   return { yaml, lineCounter, yamlLine };
 }
 
+/** The video hosts bodies may embed, from site.yaml (checked with the rest of site.yaml). */
+function siteVideoHosts(files: { path: string; text: string }[]): string[] {
+  const site = files.find((f) => f.path === 'site.yaml');
+  if (!site || !site.text.includes('videoHosts')) return [];
+  const hosts = (parseDocument(site.text).toJS() as { videoHosts?: unknown } | null)?.videoHosts;
+  return Array.isArray(hosts) ? hosts.filter((h): h is string => typeof h === 'string') : [];
+}
+
 /** Parses one file; appends its problems and returns the entry when it could be read at all. */
-export function loadFile(path: string, text: string, problems: Problem[]): LoadedEntry | undefined {
+export function loadFile(path: string, text: string, problems: Problem[], videoHosts: string[] = []): LoadedEntry | undefined {
   const fail = (line: number, field: string, reason: string) => problems.push({ file: path, line, field, reason });
   const kindDef = kindOf(path);
   if (!kindDef) {
@@ -213,8 +223,11 @@ export function loadFile(path: string, text: string, problems: Problem[]): Loade
   const entry: LoadedEntry = { kind, id, file: path, line: lineOf(['id']), fields, lineOf, embedded: {}, sections: {} };
   if (isMarkdown) {
     // Ids of entries defined in the body derive from the entry's id, so they are stable and unique.
-    const md = parseMarkdown(text, { idPrefix: id, allowSections: kind === 'kbArticle' });
-    for (const issue of md.issues) fail(issue.line, 'body', issue.reason);
+    const md = parseMarkdown(text, { idPrefix: id, allowSections: kind === 'kbArticle', videoHosts });
+    for (const issue of md.issues) {
+      if (issue.warning) problems.push({ file: path, line: issue.line, field: 'body', reason: issue.reason, severity: 'warning' });
+      else fail(issue.line, 'body', issue.reason);
+    }
     entry.document = md.document;
     entry.embedded = md.embedded;
     entry.sections = md.sections;
@@ -231,7 +244,10 @@ export function loadFile(path: string, text: string, problems: Problem[]): Loade
   }
   if (kind === 'notice' && typeof fields.message === 'string') {
     const md = parseInlineMarkdown(fields.message, `${id}.message`, lineOf(['message']) - 1);
-    for (const issue of md.issues) fail(issue.line, 'message', issue.reason);
+    for (const issue of md.issues) {
+      if (issue.warning) problems.push({ file: path, line: issue.line, field: 'message', reason: issue.reason, severity: 'warning' });
+      else fail(issue.line, 'message', issue.reason);
+    }
     entry.fieldDocuments = { message: md.document };
     Object.assign(entry.embedded, md.embedded);
   }

@@ -1,19 +1,24 @@
 /**
- * Markdown bodies -> rich-text documents. CommonMark + GFM tables; embedded entries and
- * extensions are directives (README "Authoring"). Raw HTML is refused, never passed through.
+ * Markdown bodies -> rich-text documents. CommonMark + GFM (tables with alignment, task lists,
+ * footnotes, strikethrough); embedded entries and extensions are directives (README "Authoring").
+ * Raw HTML goes through an allowlist sanitiser (markdown/html.ts); what it removes is a warning.
  */
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
 import remarkFrontmatter from 'remark-frontmatter';
 import remarkDirective from 'remark-directive';
-import type { Root, RootContent, PhrasingContent, Table } from 'mdast';
+import type { Root, RootContent, PhrasingContent, Table, Heading, Blockquote, List, FootnoteDefinition, Definition } from 'mdast';
 import type { ContainerDirective, LeafDirective, TextDirective } from 'mdast-util-directive';
 import {
-  BLOCKS, INLINES, MARKS, CALLOUT_APPEARANCES, ICON_KEYS, entryTarget, normaliseHeadings, text,
+  BLOCKS, INLINES, MARKS, CALLOUT_APPEARANCES, entryTarget, normaliseHeadings, text, textOf,
   type Block, type Document, type EmbeddedEntry, type Inline, type Text, type CalloutAppearance,
 } from './rich-text.ts';
 import { classifyUrl, quoteUrl } from './urls.ts';
+import { DIRECTIVE_ADMONITIONS, GITHUB_ALERTS, mkdocsAdmonitions, titleOf } from './markdown/admonitions.ts';
+import { SLOT_TAG, hasHtml, isHtmlTag, isVoid, openTags, sanitiseHtml, tagOf, type HtmlPart } from './markdown/html.ts';
+import type { Root as HastRoot } from 'hast';
+import { lookupIcon, nearestIcons } from './markdown/icons.ts';
 
 const parser = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm).use(remarkDirective);
 
@@ -24,6 +29,8 @@ const SECTION_TITLES: Record<KbSection, string> = { summary: 'Summary', diagnosi
 export interface BodyIssue {
   line: number;
   reason: string;
+  /** A warning does not stop an import (raw HTML the sanitiser removed, say). */
+  warning?: boolean;
 }
 
 export interface ParsedMarkdown {
@@ -39,6 +46,8 @@ export interface ParseOptions {
   idPrefix: string;
   /** KB articles may use :::summary, :::diagnosis, :::cause and :::solution. */
   allowSections?: boolean;
+  /** Hosts whose videos may be embedded (`videoHosts` in site.yaml), e.g. www.youtube-nocookie.com. */
+  videoHosts?: readonly string[];
 }
 
 /** Splits front matter from a Markdown file without parsing the body. */
@@ -50,17 +59,18 @@ export function splitFrontMatter(source: string): { frontMatter: { text: string;
 }
 
 export function parseMarkdown(source: string, options: ParseOptions): ParsedMarkdown {
-  const tree = parser.parse(source) as Root;
+  const tree = parser.parse(mkdocsAdmonitions(source)) as Root;
   const state = new Converter(options);
   let frontMatter: ParsedMarkdown['frontMatter'] = null;
-  const blocks: Block[] = [];
-  tree.children.forEach((node, index) => {
-    if (node.type === 'yaml' && index === 0) {
-      frontMatter = { text: node.value, line: 2 };
-      return;
-    }
-    blocks.push(...state.block(node, true));
-  });
+  const first = tree.children[0];
+  if (first?.type === 'yaml') {
+    frontMatter = { text: first.value, line: 2 };
+    tree.children.shift();
+  }
+  state.collect(tree);
+  const blocks: Block[] = state.blocks(tree.children, true);
+  const footnotes = state.footnotes();
+  if (footnotes) blocks.push(footnotes);
   return {
     frontMatter,
     document: normaliseHeadings(doc(blocks)),
@@ -90,16 +100,42 @@ function block(nodeType: string, content: (Block | Inline | Text)[], data: Recor
   return { nodeType, data, content } as Block;
 }
 
+/** Parses a piece of a file again, its lines counted from where it was. */
+function reparse(source: string, lineOffset: number): RootContent[] {
+  const tree = parser.parse(source) as Root;
+  const shift = (node: { position?: { start: { line: number }; end: { line: number } }; children?: unknown[] }) => {
+    if (node.position) {
+      node.position.start.line += lineOffset;
+      node.position.end.line += lineOffset;
+    }
+    if (Array.isArray(node.children)) for (const child of node.children) shift(child as typeof node);
+  };
+  shift(tree);
+  return tree.children;
+}
+
+/** Phrasing elements the allowlist keeps whole when written without attributes. */
+const SIMPLE_INLINE = new Set(['kbd', 'sub', 'sup', 'b', 'i', 'em', 'strong', 'code', 'samp', 'var', 'mark', 'u', 's', 'del', 'ins', 'small', 'q', 'dfn', 'cite']);
+
+type Positioned = { position?: { start: { line: number } } | undefined };
+const HEADING_ID = /[ \t]*\{#([A-Za-z][\w.:-]*)\}[ \t]*$/;
+const ALERT = /^\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*(?:\n|$)/;
+
 class Converter {
   embedded: Record<string, EmbeddedEntry> = {};
   sections: Partial<Record<KbSection, Document>> = {};
   issues: BodyIssue[] = [];
   private counter = 0;
+  private definitions = new Map<string, Definition>();
+  private footnoteDefinitions = new Map<string, FootnoteDefinition>();
+  /** Footnotes in the order they are first referred to, and how often each was. */
+  private footnoteOrder: string[] = [];
+  private footnoteRefs = new Map<string, number>();
 
   constructor(private readonly options: ParseOptions) {}
 
-  private issue(node: { position?: { start: { line: number } } | undefined }, reason: string) {
-    this.issues.push({ line: node.position?.start.line ?? 1, reason });
+  private issue(node: Positioned, reason: string, warning = false) {
+    this.issues.push({ line: node.position?.start.line ?? 1, reason, ...(warning ? { warning } : {}) });
   }
 
   private define(entry: EmbeddedEntry): string {
@@ -113,23 +149,128 @@ class Converter {
     return block(BLOCKS.EMBEDDED_ENTRY, [], entryTarget(id));
   }
 
+  private embedInline(id: string, line?: number): Inline {
+    return { nodeType: INLINES.EMBEDDED_ENTRY, data: { ...entryTarget(id), ...(line === undefined ? {} : { line }) }, content: [] } as Inline;
+  }
+
+  /** Link reference definitions and footnote definitions, wherever they are in the file. */
+  collect(tree: Root) {
+    const walk = (node: { type: string; children?: unknown[] }) => {
+      if (node.type === 'definition') {
+        const def = node as unknown as Definition;
+        if (!this.definitions.has(def.identifier)) this.definitions.set(def.identifier, def);
+      } else if (node.type === 'footnoteDefinition') {
+        const def = node as unknown as FootnoteDefinition;
+        if (this.footnoteDefinitions.has(def.identifier)) this.issue(def, `footnote [^${def.label ?? def.identifier}] is defined more than once`);
+        else this.footnoteDefinitions.set(def.identifier, def);
+        return;
+      }
+      if (Array.isArray(node.children)) for (const child of node.children) walk(child as typeof node);
+    };
+    walk(tree);
+  }
+
+  /** The footnotes block at the end of the document, numbered in the order of their first reference. */
+  footnotes(): Block | undefined {
+    for (const [id, def] of this.footnoteDefinitions) {
+      if (!this.footnoteOrder.includes(id)) this.issue(def, `footnote [^${def.label ?? id}] is never referred to`, true);
+    }
+    if (this.footnoteOrder.length === 0) return undefined;
+    const items = this.footnoteOrder.map((id, i) => {
+      const def = this.footnoteDefinitions.get(id) as FootnoteDefinition;
+      return { label: def.label ?? id, n: i + 1, refs: this.footnoteRefs.get(id) ?? 1, body: doc(this.blocks(def.children)) };
+    });
+    return this.embedBlock(this.define({ type: 'footnotes', items }));
+  }
+
+  /** Blocks of a list of siblings: raw HTML that opens a tag takes the siblings up to the one that closes it. */
+  blocks(nodes: RootContent[], topLevel = false): Block[] {
+    const out: Block[] = [];
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i] as RootContent;
+      if (node.type !== 'html') {
+        out.push(...this.block(node, topLevel));
+        continue;
+      }
+      if (!hasHtml(node.value)) {
+        // `<id>` on a line of its own is text that looks like a tag: the lines are Markdown with it as text.
+        out.push(...this.blocks(reparse(node.value.replace(/</g, '\\<'), (node.position?.start.line ?? 1) - 1)));
+        continue;
+      }
+      const opened = openTags(node.value, []);
+      let open = opened;
+      let end = i;
+      if (open.length > 0) {
+        for (let j = i + 1; j < nodes.length; j++) {
+          const next = nodes[j] as RootContent;
+          if (next.type !== 'html') continue;
+          open = openTags(next.value, open);
+          if (open.length === 0) {
+            end = j;
+            break;
+          }
+        }
+        // `<data>` or `<title>` written bare and never closed is a placeholder, not an element.
+        if (end === i && opened.every((name) => node.value.toLowerCase().includes(`<${name}>`))) {
+          out.push(...this.blocks(reparse(node.value.replace(/</g, '\\<'), (node.position?.start.line ?? 1) - 1)));
+          continue;
+        }
+      }
+      out.push(...this.htmlBlock(nodes.slice(i, end + 1)));
+      i = end;
+    }
+    return out;
+  }
+
+  private htmlBlock(group: RootContent[]): Block[] {
+    const parts: HtmlPart[] = [];
+    const slots: Document[] = [];
+    for (let k = 0; k < group.length; k++) {
+      const node = group[k] as RootContent;
+      const line = node.position?.start.line ?? 1;
+      if (node.type === 'html') {
+        parts.push({ raw: node.value, line });
+        continue;
+      }
+      // Markdown between the tags: a run of siblings becomes one slot.
+      const run: RootContent[] = [node];
+      while (k + 1 < group.length && (group[k + 1] as RootContent).type !== 'html') run.push(group[++k] as RootContent);
+      slots.push(doc(this.blocks(run)));
+      parts.push({ slot: slots.length - 1, line });
+    }
+    const id = this.html(parts, slots, false);
+    return id ? [this.embedBlock(id)] : [];
+  }
+
+  /** Sanitises a group of raw HTML and slots; reports removals as warnings. */
+  private html(parts: HtmlPart[], slots: Document[], inline: boolean): string | undefined {
+    const { tree, warnings, imagesWithoutAlt } = sanitiseHtml(parts, this.options.videoHosts ?? []);
+    for (const w of warnings) this.issues.push({ line: w.line, reason: w.reason, warning: true });
+    for (const line of imagesWithoutAlt) this.issues.push({ line, reason: 'image needs alt text describing it (<img alt="…">)' });
+    if (tree.children.length === 0 && slots.length === 0) return undefined;
+    return this.define({ type: 'html', tree, slots, ...(inline ? { inline } : {}) });
+  }
+
   block(node: RootContent, topLevel = false): Block[] {
     switch (node.type) {
       case 'paragraph': {
         const only = node.children.length === 1 ? node.children[0] : undefined;
-        if (only?.type === 'image') return [this.image(only, only.url, only.alt ?? '')];
+        if (only?.type === 'image') return [this.image(only, only.url, only.alt ?? '', only.title)];
+        if (only?.type === 'imageReference') {
+          const def = this.definitions.get(only.identifier);
+          return [this.image(only, def?.url, only.alt ?? '', def?.title)];
+        }
         const inlines = this.inlines(node.children, []);
         return inlines.length > 0 ? [block(BLOCKS.PARAGRAPH, inlines)] : [];
       }
       case 'heading':
-        return [block(`heading-${node.depth}`, this.inlines(node.children, []))];
+        return [this.heading(node)];
       case 'thematicBreak':
         return [block(BLOCKS.HR, [])];
       case 'blockquote':
-        return [block(BLOCKS.QUOTE, node.children.flatMap((c) => this.block(c)))];
+        return this.blockquote(node);
       case 'list':
-        return [block(node.ordered ? BLOCKS.OL_LIST : BLOCKS.UL_LIST, node.children.map((item) =>
-          block(BLOCKS.LIST_ITEM, item.children.flatMap((c) => this.block(c)))))];
+        return [this.list(node)];
       case 'table':
         return [this.table(node)];
       case 'code': {
@@ -141,8 +282,7 @@ class Converter {
         return [this.embedBlock(this.define(entry))];
       }
       case 'html':
-        this.issue(node, 'raw HTML is not allowed; use Markdown or a directive');
-        return [];
+        return this.blocks([node]);
       case 'containerDirective':
         return this.container(node, topLevel);
       case 'leafDirective':
@@ -152,7 +292,7 @@ class Converter {
         return [];
       case 'definition':
       case 'footnoteDefinition':
-        this.issue(node, `${node.type === 'definition' ? 'reference-style link definitions' : 'footnotes'} are not supported`);
+        // Read by collect(); the footnotes go at the end.
         return [];
       default:
         this.issue(node, `unsupported Markdown element "${node.type}"`);
@@ -160,35 +300,87 @@ class Converter {
     }
   }
 
-  private table(node: Table): Block {
-    return block(BLOCKS.TABLE, node.children.map((row, r) =>
-      block(BLOCKS.TABLE_ROW, row.children.map((cell) =>
-        block(r === 0 ? BLOCKS.TABLE_HEADER_CELL : BLOCKS.TABLE_CELL, [block(BLOCKS.PARAGRAPH, this.inlines(cell.children, []))])))));
+  /** `## Title {#custom-id}` gives the heading that id. */
+  private heading(node: Heading): Block {
+    const children = [...node.children];
+    const last = children[children.length - 1];
+    let id: string | undefined;
+    if (last?.type === 'text') {
+      const m = HEADING_ID.exec(last.value);
+      if (m) {
+        id = m[1];
+        children[children.length - 1] = { ...last, value: last.value.slice(0, m.index) };
+      }
+    }
+    return block(`heading-${node.depth}`, this.inlines(children, []), id ? { id } : {});
   }
 
-  private image(node: RootContent | LeafDirective, url: string | undefined, alt: string): Block {
+  /** A quote whose first line is `[!NOTE]` (and the other GitHub alerts) is a callout. */
+  private blockquote(node: Blockquote): Block[] {
+    const first = node.children[0];
+    const lead = first?.type === 'paragraph' ? first.children[0] : undefined;
+    const m = lead?.type === 'text' ? ALERT.exec(lead.value) : null;
+    if (!m || first?.type !== 'paragraph' || lead?.type !== 'text') return [block(BLOCKS.QUOTE, this.blocks(node.children))];
+    const kind = m[1] as keyof typeof GITHUB_ALERTS;
+    const rest = lead.value.slice(m[0].length);
+    const paragraph = { ...first, children: [...(rest ? [{ ...lead, value: rest }] : []), ...first.children.slice(1)] };
+    // A line break right after the marker leaves a break first.
+    while (paragraph.children[0]?.type === 'break') paragraph.children.shift();
+    const body = [...(paragraph.children.length > 0 ? [paragraph] : []), ...node.children.slice(1)] as RootContent[];
+    return [this.embedBlock(this.define({ type: 'callout', appearance: GITHUB_ALERTS[kind] as CalloutAppearance, heading: titleOf(kind), body: doc(this.blocks(body)) }))];
+  }
+
+  private list(node: List): Block {
+    return block(node.ordered ? BLOCKS.OL_LIST : BLOCKS.UL_LIST, node.children.map((item) =>
+      block(BLOCKS.LIST_ITEM, this.blocks(item.children), typeof item.checked === 'boolean' ? { checked: item.checked } : {})),
+    node.ordered && typeof node.start === 'number' && node.start !== 1 ? { start: node.start } : {});
+  }
+
+  private table(node: Table): Block {
+    const align = node.align ?? [];
+    return block(BLOCKS.TABLE, node.children.map((row, r) =>
+      block(BLOCKS.TABLE_ROW, row.children.map((cell, c) =>
+        block(r === 0 ? BLOCKS.TABLE_HEADER_CELL : BLOCKS.TABLE_CELL, [block(BLOCKS.PARAGRAPH, this.inlines(cell.children, []))],
+          align[c] ? { align: align[c] } : {})))));
+  }
+
+  private imageEntry(node: Positioned, url: string | undefined, alt: string, title: string | null | undefined): string | undefined {
     if (!url) {
       this.issue(node, 'image needs a src');
-      return block(BLOCKS.PARAGRAPH, []);
+      return undefined;
     }
     if (alt.trim() === '') this.issue(node, `image ${url} needs alt text describing it`);
     const source = classifyUrl(url, { images: true });
     if (source.kind === 'unsafe') this.issue(node, `unsafe image source ${quoteUrl(url)}: ${source.reason}; images must be http(s) or a site path`);
-    return this.embedBlock(this.define({ type: 'kbImage', image: { url }, altText: alt }));
+    return this.define({ type: 'kbImage', image: { url }, altText: alt, ...(title ? { title } : {}) });
+  }
+
+  private image(node: Positioned, url: string | undefined, alt: string, title?: string | null): Block {
+    const id = this.imageEntry(node, url, alt, title);
+    return id ? this.embedBlock(id) : block(BLOCKS.PARAGRAPH, []);
   }
 
   private container(node: ContainerDirective, topLevel: boolean): Block[] {
-    const children = node.children.filter((c) => !(c.type === 'paragraph' && c.data?.directiveLabel));
-    if (node.name === 'callout') {
-      const appearance = node.attributes?.appearance ?? 'info';
+    const labelNode = node.children.find((c) => c.type === 'paragraph' && c.data?.directiveLabel);
+    const children = node.children.filter((c) => c !== labelNode);
+    const label = labelNode?.type === 'paragraph' ? textOf(block(BLOCKS.PARAGRAPH, this.inlines(labelNode.children, []))).trim() : '';
+    const admonition = DIRECTIVE_ADMONITIONS[node.name];
+    if (node.name === 'callout' || admonition) {
+      const appearance = admonition ?? node.attributes?.appearance ?? 'info';
       if (!(CALLOUT_APPEARANCES as readonly string[]).includes(appearance)) {
         this.issue(node, `callout appearance "${appearance}" is not one of ${CALLOUT_APPEARANCES.join(', ')}`);
       }
       const entry: EmbeddedEntry = {
-        type: 'callout', appearance: appearance as CalloutAppearance, body: doc(children.flatMap((c) => this.block(c))),
+        type: 'callout', appearance: appearance as CalloutAppearance, body: doc(this.blocks(children)),
       };
-      if (node.attributes?.heading) entry.heading = node.attributes.heading;
+      const heading = node.attributes?.heading ?? (label || (admonition ? titleOf(node.name) : ''));
+      if (heading) entry.heading = heading;
       return [this.embedBlock(this.define(entry))];
+    }
+    if (node.name === 'tabs') return this.tabs(node, children);
+    if (node.name === 'tab') {
+      this.issue(node, ':::tab[Label] belongs inside a ::::tabs group');
+      return [];
     }
     if ((KB_SECTIONS as readonly string[]).includes(node.name)) {
       const name = node.name as KbSection;
@@ -201,12 +393,32 @@ class Converter {
         return [];
       }
       if (this.sections[name]) this.issue(node, `:::${name} appears more than once`);
-      const content = children.flatMap((c) => this.block(c));
+      const content = this.blocks(children);
       this.sections[name] = doc(content);
       return [block(BLOCKS.HEADING_2, [text(SECTION_TITLES[name])]), ...content];
     }
     this.issue(node, `unsupported embedded type ":::${node.name}"`);
     return [];
+  }
+
+  /** `::::tabs` holding one `:::tab[Label]` per tab. */
+  private tabs(node: ContainerDirective, children: RootContent[]): Block[] {
+    const tabs: { label: string; body: Document }[] = [];
+    for (const child of children) {
+      if (child.type !== 'containerDirective' || child.name !== 'tab') {
+        this.issue(child, 'a ::::tabs group holds only :::tab[Label] blocks (use four colons for the group)');
+        continue;
+      }
+      const labelNode = child.children.find((c) => c.type === 'paragraph' && c.data?.directiveLabel);
+      const label = (labelNode?.type === 'paragraph' ? textOf(block(BLOCKS.PARAGRAPH, this.inlines(labelNode.children, []))) : child.attributes?.label ?? '').trim();
+      if (!label) this.issue(child, 'a tab needs a label: :::tab[macOS]');
+      tabs.push({ label, body: doc(this.blocks(child.children.filter((c) => c !== labelNode))) });
+    }
+    if (tabs.length === 0) {
+      this.issue(node, 'a ::::tabs group needs at least one :::tab[Label] block');
+      return [];
+    }
+    return [this.embedBlock(this.define({ type: 'tabs', tabs }))];
   }
 
   private leaf(node: LeafDirective): Block[] {
@@ -219,7 +431,9 @@ class Converter {
         }
         return [this.embedBlock(this.define({ type: 'anchor', id: attrs.id }))];
       case 'image':
-        return [this.image(node, attrs.src ?? undefined, attrs.alt ?? '')];
+        return [this.image(node, attrs.src ?? undefined, attrs.alt ?? '', attrs.title)];
+      case 'video':
+        return this.video(node);
       case 'media':
       case 'fragment':
         if (!attrs.id) {
@@ -233,13 +447,107 @@ class Converter {
     }
   }
 
+  /** `::video{src="https://…" title="…"}`: a player from one of the site's video hosts; as many as a page needs. */
+  private video(node: LeafDirective): Block[] {
+    const src = node.attributes?.src ?? '';
+    const title = (node.attributes?.title ?? '').trim();
+    let host = '';
+    try {
+      const url = new URL(src);
+      host = url.protocol === 'https:' ? url.host.toLowerCase() : '';
+    } catch { /* reported below */ }
+    const hosts = (this.options.videoHosts ?? []).map((h) => h.toLowerCase());
+    if (!host) this.issue(node, `video needs an https src, e.g. ::video{src="https://…" title="…"}`);
+    else if (!hosts.includes(host)) {
+      this.issue(node, `video host ${host} is not one of the site's videoHosts (${hosts.length > 0 ? hosts.join(', ') : 'none listed in site.yaml'})`);
+    }
+    if (!title) this.issue(node, 'video needs a title describing it: ::video{src="…" title="…"}');
+    if (!host || !title) return [];
+    return [this.embedBlock(this.define({ type: 'video', url: src, title }))];
+  }
+
+  /** Inlines of a run of siblings: raw HTML that opens a tag takes the siblings up to the one that closes it. */
   inlines(nodes: PhrasingContent[], marks: string[]): (Inline | Text)[] {
-    return nodes.flatMap((node) => this.inline(node, marks));
+    if (!nodes.some((n) => n.type === 'html')) return nodes.flatMap((node) => this.inline(node, marks));
+    const out: (Inline | Text)[] = [];
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i] as PhrasingContent;
+      if (node.type !== 'html') {
+        out.push(...this.inline(node, marks));
+        continue;
+      }
+      const tag = tagOf(node.value);
+      if (tag === 'comment') continue;
+      if (!tag || !isHtmlTag(tag.name)) {
+        out.push(text(node.value, marks));
+        continue;
+      }
+      if (tag.closing) continue;
+      if (tag.name === 'br') {
+        out.push(text('\n', marks));
+        continue;
+      }
+      let end = i;
+      if (!tag.selfClosing && !isVoid(tag.name)) {
+        let depth = 0;
+        for (let j = i + 1; j < nodes.length; j++) {
+          const next = nodes[j] as PhrasingContent;
+          const t = next.type === 'html' ? tagOf(next.value) : undefined;
+          if (!t || t === 'comment' || t.name !== tag.name) continue;
+          if (!t.closing && !t.selfClosing) depth += 1;
+          else if (t.closing && depth-- === 0) {
+            end = j;
+            break;
+          }
+        }
+        // `<data>` written bare and never closed is a placeholder, not an element.
+        if (end === i && /^<[A-Za-z][A-Za-z0-9-]*>$/.test(node.value)) {
+          out.push(text(node.value, marks));
+          continue;
+        }
+      }
+      out.push(...this.htmlInline(nodes.slice(i, end + 1) as PhrasingContent[], marks));
+      i = end;
+    }
+    return out;
+  }
+
+  private htmlInline(group: PhrasingContent[], marks: string[]): (Inline | Text)[] {
+    // `<kbd>…</kbd>` and the like, bare: the tree is built as is, with nothing to parse or remove.
+    const first = group[0];
+    const last = group[group.length - 1];
+    const bare = first?.type === 'html' ? /^<([a-z]+)>$/.exec(first.value) : null;
+    if (bare && SIMPLE_INLINE.has(bare[1] as string) && group.length > 2 && last?.type === 'html' && last.value === `</${bare[1]}>`
+      && !group.slice(1, -1).some((n) => n.type === 'html')) {
+      const slot = doc([block(BLOCKS.PARAGRAPH, this.inlines(group.slice(1, -1), marks))]);
+      const tree: HastRoot = { type: 'root', children: [{ type: 'element', tagName: bare[1] as string, properties: {}, children: [{ type: 'element', tagName: SLOT_TAG, properties: { dataSlot: '0' }, children: [] }] }] };
+      return [this.embedInline(this.define({ type: 'html', tree, slots: [slot], inline: true }))];
+    }
+    const parts: HtmlPart[] = [];
+    const slots: Document[] = [];
+    for (let k = 0; k < group.length; k++) {
+      const node = group[k] as PhrasingContent;
+      const line = node.position?.start.line ?? 1;
+      if (node.type === 'html') {
+        parts.push({ raw: node.value, line });
+        continue;
+      }
+      const run: PhrasingContent[] = [node];
+      while (k + 1 < group.length && (group[k + 1] as PhrasingContent).type !== 'html') run.push(group[++k] as PhrasingContent);
+      slots.push(doc([block(BLOCKS.PARAGRAPH, this.inlines(run, marks))]));
+      parts.push({ slot: slots.length - 1, line });
+    }
+    const id = this.html(parts, slots, true);
+    return id ? [this.embedInline(id)] : [];
   }
 
   private inline(node: PhrasingContent, marks: string[]): (Inline | Text)[] {
     switch (node.type) {
       case 'text':
+        // A footnote reference without a definition is left as text by the parser.
+        if (node.value.includes('[^')) {
+          for (const m of node.value.matchAll(/\[\^([^\]\s]+)\]/g)) this.issue(node, `footnote [^${m[1]}] has no definition ([^${m[1]}]: text)`);
+        }
         return [text(node.value, marks)];
       case 'emphasis':
         return this.inlines(node.children, [...marks, MARKS.ITALIC]);
@@ -253,19 +561,44 @@ class Converter {
         return [text('\n', marks)];
       case 'link':
         // The line lets the import name where an unsafe link is (checkDocument).
-        return [{ nodeType: INLINES.HYPERLINK, data: { uri: node.url, line: node.position?.start.line }, content: this.inlines(node.children, marks) } as Inline];
-      case 'image':
-        this.issue(node, 'an image must stand in a paragraph of its own');
-        return [];
+        return [this.link(node.url, node.position?.start.line, this.inlines(node.children, marks))];
+      case 'linkReference': {
+        const def = this.definitions.get(node.identifier);
+        if (!def) return [text(`[${node.label ?? node.identifier}]`, marks), ...this.inlines(node.children, marks)];
+        return [this.link(def.url, node.position?.start.line, this.inlines(node.children, marks))];
+      }
+      case 'image': {
+        const id = this.imageEntry(node, node.url, node.alt ?? '', node.title);
+        return id ? [this.embedInline(id)] : [];
+      }
+      case 'imageReference': {
+        const def = this.definitions.get(node.identifier);
+        const id = this.imageEntry(node, def?.url, node.alt ?? '', def?.title);
+        return id ? [this.embedInline(id)] : [];
+      }
+      case 'footnoteReference': {
+        if (!this.footnoteDefinitions.has(node.identifier)) {
+          this.issue(node, `footnote [^${node.label ?? node.identifier}] has no definition ([^${node.label ?? node.identifier}]: text)`);
+          return [];
+        }
+        if (!this.footnoteOrder.includes(node.identifier)) this.footnoteOrder.push(node.identifier);
+        const n = this.footnoteOrder.indexOf(node.identifier) + 1;
+        const ref = (this.footnoteRefs.get(node.identifier) ?? 0) + 1;
+        this.footnoteRefs.set(node.identifier, ref);
+        return [this.embedInline(this.define({ type: 'footnoteRef', label: node.label ?? node.identifier, n, ref }))];
+      }
       case 'html':
-        this.issue(node, 'raw HTML is not allowed; use Markdown or a directive');
-        return [];
+        return this.inlines([node], marks);
       case 'textDirective':
         return this.textDirective(node, marks);
       default:
-        this.issue(node, `unsupported Markdown element "${node.type}"`);
+        this.issue(node, `unsupported Markdown element "${(node as { type: string }).type}"`);
         return [];
     }
+  }
+
+  private link(uri: string, line: number | undefined, content: (Inline | Text)[]): Inline {
+    return { nodeType: INLINES.HYPERLINK, data: { uri, line }, content } as Inline;
   }
 
   private textDirective(node: TextDirective, marks: string[]): (Inline | Text)[] {
@@ -284,25 +617,29 @@ class Converter {
         } as Inline];
       }
       case 'icon': {
-        const key = attrs.key ?? '';
-        if (!(ICON_KEYS as readonly string[]).includes(key)) {
-          this.issue(node, `icon key "${key}" is not one of ${ICON_KEYS.join(', ')}`);
+        const key = attrs.key ?? attrs.name ?? '';
+        const icon = key ? lookupIcon(key) : undefined;
+        if (!icon) {
+          const near = key ? nearestIcons(key) : [];
+          this.issue(node, key
+            ? `unknown icon "${key}"${near.length > 0 ? `; did you mean ${near.map((n) => `"${n}"`).join(', ')}?` : ''} (any Lucide icon name: lucide.dev/icons)`
+            : 'icon needs a key, e.g. :icon{key="settings"} (any Lucide icon name)');
           return [];
         }
-        return [{ nodeType: INLINES.EMBEDDED_ENTRY, data: entryTarget(this.define({ type: 'icon', iconKey: key })), content: [] } as Inline];
+        return [this.embedInline(this.define({ type: 'icon', iconKey: key, nodes: icon.nodes }))];
       }
       case 'anchor':
         if (!attrs.id) {
           this.issue(node, 'anchor needs an id');
           return [];
         }
-        return [{ nodeType: INLINES.EMBEDDED_ENTRY, data: entryTarget(this.define({ type: 'anchor', id: attrs.id })), content: [] } as Inline];
+        return [this.embedInline(this.define({ type: 'anchor', id: attrs.id }))];
       case 'fragment':
         if (!attrs.id) {
           this.issue(node, 'fragment needs an id');
           return [];
         }
-        return [{ nodeType: INLINES.EMBEDDED_ENTRY, data: { ...entryTarget(attrs.id), line }, content: [] } as Inline];
+        return [this.embedInline(attrs.id, line)];
       default: {
         // Prose such as "Error:Timeout" parses as a directive; without a label or attributes it is text.
         const hasParts = node.children.length > 0 || Object.keys(attrs).length > 0;

@@ -4,10 +4,12 @@ export interface Problem {
   line: number;
   field: string;
   reason: string;
+  /** A warning is reported but does not stop an import. */
+  severity?: 'warning';
 }
 
 export function formatProblem(p: Problem): string {
-  return `${p.file}:${p.line}: ${p.field}: ${p.reason}`;
+  return `${p.file}:${p.line}: ${p.field}: ${p.severity === 'warning' ? 'warning: ' : ''}${p.reason}`;
 }
 
 /** A content tree that cannot be imported; carries every problem found, not just the first. */

@@ -2,22 +2,33 @@
  * Rich-text documents (Contentful-style node trees) and the rules of spec §5 applied to them.
  */
 import { BLOCKS, INLINES, MARKS, type Document, type Block, type Inline, type Text } from '@contentful/rich-text-types';
+import type { Root as HastRoot } from 'hast';
+import { hastText } from './markdown/hast-text.ts';
 
 export { BLOCKS, INLINES, MARKS };
 export type { Document, Block, Inline, Text };
 export type RichNode = Block | Inline | Text;
 
-/** Entries defined inside a body (callout, code block, KB image, anchor, icon) or referenced by it. */
+/** An icon's drawing: SVG elements of a 24x24, stroked icon (tag name and attributes). */
+export type IconNodes = [string, Record<string, string>][];
+
+/** Entries defined inside a body (callout, code block, KB image, anchor, icon, …) or referenced by it. */
 export type EmbeddedEntry =
   | { type: 'callout'; heading?: string; appearance: CalloutAppearance; body: Document }
   | { type: 'codeBlock'; code: string; language?: string; title?: string }
-  | { type: 'kbImage'; image: { url: string }; altText: string }
+  | { type: 'kbImage'; image: { url: string }; altText: string; title?: string }
   | { type: 'anchor'; id: string }
-  | { type: 'icon'; iconKey: string };
+  | { type: 'icon'; iconKey: string; nodes?: IconNodes }
+  /** Raw HTML after the allowlist sanitiser; slots hold the Markdown written between its tags. */
+  | { type: 'html'; tree: HastRoot; slots: Document[]; inline?: boolean }
+  /** The `ref`th reference to footnote `n`. */
+  | { type: 'footnoteRef'; label: string; n: number; ref: number }
+  | { type: 'footnotes'; items: { label: string; n: number; refs: number; body: Document }[] }
+  | { type: 'tabs'; tabs: { label: string; body: Document }[] }
+  | { type: 'video'; url: string; title: string };
 
 export const CALLOUT_APPEARANCES = ['info', 'tip', 'warning', 'error', 'success'] as const;
 export type CalloutAppearance = (typeof CALLOUT_APPEARANCES)[number];
-export const ICON_KEYS = ['settings', 'search', 'add', 'more', 'filter', 'user', 'lock', 'info', 'warning', 'link'] as const;
 
 const HEADINGS = [BLOCKS.HEADING_1, BLOCKS.HEADING_2, BLOCKS.HEADING_3, BLOCKS.HEADING_4, BLOCKS.HEADING_5, BLOCKS.HEADING_6] as string[];
 
@@ -97,6 +108,21 @@ export function plainText(doc: Document, embedded: Record<string, EmbeddedEntry>
     if (inner?.type === 'callout') {
       if (inner.heading) out.push(inner.heading);
       for (const child of inner.body.content as RichNode[]) flush(child);
+    } else if (inner?.type === 'html') {
+      const words = hastText(inner.tree).replace(/\s+/g, ' ').trim();
+      if (inner.inline) line.push(words);
+      else if (words) out.push(words);
+      for (const slot of inner.slots) {
+        if (inner.inline) line.push(plainText(slot, embedded).replace(/\s+/g, ' '));
+        else for (const child of slot.content as RichNode[]) flush(child);
+      }
+    } else if (inner?.type === 'tabs') {
+      for (const tab of inner.tabs) {
+        out.push(tab.label);
+        for (const child of tab.body.content as RichNode[]) flush(child);
+      }
+    } else if (inner?.type === 'footnotes') {
+      for (const item of inner.items) for (const child of item.body.content as RichNode[]) flush(child);
     } else if (inner?.type === 'codeBlock') {
       out.push([inner.title, inner.code].filter(Boolean).join('\n'));
     }

@@ -62,6 +62,7 @@ export default fp<ContentPluginOptions>(async (app, opts) => {
   const importTree = (dir: string, options: Pick<ImportOptions, 'force'> = {}) => {
     const run = queue.then(async () => {
       const result = await importContent(app.db, dir, { ...options, signal: stop.signal });
+      for (const warning of result.warnings) app.log.warn({ problem: formatProblem(warning) }, 'content warning');
       if (result.imported) store.invalidate();
       return result;
     });

@@ -93,13 +93,13 @@ t.test('a version the product does not have is reported', async (t) => {
 
 t.test('rich-text errors: every one reported, with lines', async (t) => {
   const problems = await refused(t, (dir) => appendFile(join(dir, 'topics/acme-cloud/first-steps.md'), [
-    '', '<div>raw</div>', '', '::widget{size=2}', '', '::media{id="no-such-media"}', '',
+    '', '<img src="/assets/content/board-view.svg">', '', '::widget{size=2}', '', '::media{id="no-such-media"}', '',
     ':link[a link]{to="nowhere"}', '', '::fragment{id="acme-cloud"}', '', '![](/assets/content/board-view.svg)', '',
     ':::callout{appearance="purple"}', 'Hi', ':::', '',
   ].join('\n')));
   const f = 'topics/acme-cloud/first-steps.md';
   t.same(problems, [
-    `${f}:21: body: raw HTML is not allowed; use Markdown or a directive`,
+    `${f}:21: body: image needs alt text describing it (<img alt="…">)`,
     `${f}:23: body: unsupported embedded type "::widget"`,
     `${f}:25: body: embedded entry "no-such-media" does not exist`,
     `${f}:27: body: link target "nowhere" does not exist`,

@@ -24,3 +24,21 @@ export function IconGlyph({ name, label, size = 16 }: { name: string; label?: st
     </svg>
   );
 }
+
+/** An icon of the body's icon set (Lucide: 24x24, stroked), drawn from the elements stored with the body. */
+export function ContentIcon({ nodes, label, size = 16 }: { nodes: [string, Record<string, string>][]; label: string; size?: number }) {
+  return (
+    <svg className="icon content-icon" viewBox="0 0 24 24" width={size} height={size} focusable="false" role="img" aria-label={label}
+      fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round">
+      {nodes.map(([tag, attrs], i) => {
+        const Tag = (SVG_TAGS.has(tag) ? tag : 'path') as 'path';
+        const props: Record<string, string> = {};
+        for (const [name, value] of Object.entries(attrs)) if (SVG_ATTRIBUTES.has(name)) props[name] = value;
+        return <Tag key={i} {...props} />;
+      })}
+    </svg>
+  );
+}
+
+const SVG_TAGS = new Set(['path', 'circle', 'ellipse', 'line', 'polygon', 'polyline', 'rect']);
+const SVG_ATTRIBUTES = new Set(['d', 'cx', 'cy', 'r', 'rx', 'ry', 'x', 'y', 'x1', 'x2', 'y1', 'y2', 'width', 'height', 'points']);

@@ -2,14 +2,15 @@
  * Rich-text documents -> React. Used at import to produce stored HTML and at request time in
  * preview mode. Unknown embedded entries and types without a renderer are errors (spec §5).
  */
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { documentToReactComponents, type Options } from '@contentful/rich-text-react-renderer';
 import GithubSlugger from 'github-slugger';
 import { BLOCKS, INLINES, headingLevel, textOf, type Block, type Document, type Inline, type RichNode, type EmbeddedEntry } from '../../server/content/rich-text.ts';
 import { RichTextError } from '../../server/content/problems.ts';
 import { trustRenderedMarkup, type SafeHtml } from './safe-html.tsx';
-import { IconGlyph } from '../parts/icon.tsx';
+import { IconGlyph, ContentIcon } from '../parts/icon.tsx';
+import { SanitisedHtml } from './sanitised-html.tsx';
 import { classifyUrl, quoteUrl, safeHref } from '../../server/content/urls.ts';
 
 /** What a document may embed or link to, by id: the link list. */
@@ -21,8 +22,19 @@ export type LinkedEntry =
   | { type: 'unrenderable'; entryType: string };
 export type LinkList = Record<string, LinkedEntry>;
 
-const BLOCK_RENDERERS = new Set(['callout', 'codeBlock', 'kbImage', 'anchor', 'media', 'fragment']);
-const INLINE_RENDERERS = new Set(['icon', 'anchor', 'fragment']);
+const BLOCK_RENDERERS = new Set(['callout', 'codeBlock', 'kbImage', 'anchor', 'media', 'fragment', 'html', 'tabs', 'footnotes', 'video']);
+const INLINE_RENDERERS = new Set(['icon', 'anchor', 'fragment', 'html', 'footnoteRef', 'kbImage']);
+
+/** Documents an embedded entry holds (a callout's body, Markdown inside raw HTML, tabs, footnotes). */
+function innerDocuments(entry: LinkedEntry): Document[] {
+  switch (entry.type) {
+    case 'callout': return [entry.body];
+    case 'html': return entry.slots;
+    case 'tabs': return entry.tabs.map((t) => t.body);
+    case 'footnotes': return entry.items.map((i) => i.body);
+    default: return [];
+  }
+}
 
 /** Problems a document would raise when rendered, all of them, with lines where known. */
 export function checkDocument(doc: Document, links: LinkList): { line?: number; reason: string }[] {
@@ -45,7 +57,7 @@ export function checkDocument(doc: Document, links: LinkList): { line?: number; 
       else if (kind === 'link' && target.type !== 'page') problems.push({ ...at, reason: `link target "${id}" is not a page` });
       else if (kind === 'block' && !BLOCK_RENDERERS.has(target.type)) problems.push({ ...at, reason: `no renderer for embedded entry type "${entryTypeName(target)}" ("${id}")` });
       else if (kind === 'inline' && !INLINE_RENDERERS.has(target.type)) problems.push({ ...at, reason: `no inline renderer for entry type "${entryTypeName(target)}" ("${id}")` });
-      else if (target.type === 'callout') walk(target.body);
+      else for (const inner of innerDocuments(target)) walk(inner);
     }
     if ('content' in node) for (const child of node.content as RichNode[]) walk(child);
   };
@@ -63,13 +75,19 @@ export function headingAnchors(doc: Document, links: LinkList = {}) {
   const slugger = new GithubSlugger();
   // Author-placed anchors keep their ids; headings take the next free one.
   for (const entry of Object.values(links)) if (entry.type === 'anchor') slugger.slug(entry.id);
+  // So do headings with an id of their own (`## Title {#id}`).
+  for (const node of doc.content as Block[]) {
+    const own = (node.data as { id?: unknown }).id;
+    if (headingLevel(node) >= 2 && typeof own === 'string') slugger.slug(own);
+  }
   const ids = new Map<Block, string>();
   const toc: { id: string; text: string; level: 2 | 3 }[] = [];
   for (const node of doc.content as Block[]) {
     const level = headingLevel(node);
     if (level < 2) continue;
     const title = textOf(node).trim();
-    const id = slugger.slug(title) || `section-${ids.size + 1}`;
+    const own = (node.data as { id?: unknown }).id;
+    const id = typeof own === 'string' ? own : slugger.slug(title) || `section-${ids.size + 1}`;
     ids.set(node, id);
     if (level <= 3) toc.push({ id, text: title, level: level as 2 | 3 });
   }
@@ -79,6 +97,14 @@ export function headingAnchors(doc: Document, links: LinkList = {}) {
 export function RichText({ document, links, depth = 0, inline = false }: { document: Document; links: LinkList; depth?: number; inline?: boolean }): ReactNode {
   if (depth > 4) throw new RichTextError('text fragments nest more than 4 deep (a fragment includes itself?)');
   const { ids } = headingAnchors(document, links);
+  // Tab labels are headings one level below the heading before them.
+  const levels = new Map<Block, number>();
+  let last = 1;
+  for (const node of document.content as Block[]) {
+    const level = headingLevel(node);
+    if (level > 0) last = level;
+    else if (node.nodeType === BLOCKS.EMBEDDED_ENTRY) levels.set(node, Math.min(last + 1, 6));
+  }
   const lookup = (node: Block | Inline): LinkedEntry => {
     const id = (node.data as { target?: { sys?: { id?: string } } }).target?.sys?.id ?? '';
     const entry = links[id];
@@ -104,7 +130,16 @@ export function RichText({ document, links, depth = 0, inline = false }: { docum
           <table><tbody>{children}</tbody></table>
         </div>
       ),
-      [BLOCKS.TABLE_HEADER_CELL]: (_node, children) => <th scope="col">{children}</th>,
+      [BLOCKS.TABLE_HEADER_CELL]: (node, children) => <th scope="col" className={alignClass(node)}>{children}</th>,
+      [BLOCKS.TABLE_CELL]: (node, children) => <td className={alignClass(node)}>{children}</td>,
+      [BLOCKS.LIST_ITEM]: (node, children) => {
+        const checked = (node.data as { checked?: unknown }).checked;
+        return typeof checked === 'boolean' ? <TaskItem checked={checked}>{children}</TaskItem> : <li>{children}</li>;
+      },
+      [BLOCKS.OL_LIST]: (node, children) => {
+        const start = (node.data as { start?: unknown }).start;
+        return <ol start={typeof start === 'number' ? start : undefined}>{children}</ol>;
+      },
       [INLINES.HYPERLINK]: (node, children) => {
         // Checked at import; preview renders stored documents at request time, so an unsafe link
         // is rendered as its text here too rather than trusted.
@@ -118,14 +153,30 @@ export function RichText({ document, links, depth = 0, inline = false }: { docum
         const hash = (node.data as { hash?: string }).hash;
         return <a href={hash ? `${target.url}#${hash}` : target.url}>{children}</a>;
       },
-      [BLOCKS.EMBEDDED_ENTRY]: (node) => <EmbeddedBlock entry={lookup(node)} links={links} depth={depth} />,
+      [BLOCKS.EMBEDDED_ENTRY]: (node) => <EmbeddedBlock entry={lookup(node)} links={links} depth={depth} level={levels.get(node as Block) ?? 3} />,
       [INLINES.EMBEDDED_ENTRY]: (node) => <EmbeddedInline entry={lookup(node)} links={links} depth={depth} />,
     },
   };
   return <>{documentToReactComponents(document, options)}</>;
 }
 
-function EmbeddedBlock({ entry, links, depth }: { entry: LinkedEntry; links: LinkList; depth: number }): ReactNode {
+function alignClass(node: Block | Inline): string | undefined {
+  const align = (node.data as { align?: unknown }).align;
+  return align === 'left' || align === 'center' || align === 'right' ? `align-${align}` : undefined;
+}
+
+/** A task-list item: a read-only checkbox (its state is announced), named by the item's text. */
+function TaskItem({ checked, children }: { checked: boolean; children: ReactNode }): ReactNode {
+  const id = useId();
+  return (
+    <li className="task-item">
+      <input type="checkbox" defaultChecked={checked} disabled aria-labelledby={id} />
+      <div id={id} className="task-text">{children}</div>
+    </li>
+  );
+}
+
+function EmbeddedBlock({ entry, links, depth, level }: { entry: LinkedEntry; links: LinkList; depth: number; level: number }): ReactNode {
   switch (entry.type) {
     case 'callout':
       return (
@@ -148,7 +199,33 @@ function EmbeddedBlock({ entry, links, depth }: { entry: LinkedEntry; links: Lin
         </figure>
       );
     case 'kbImage':
-      return <ContentImage src={entry.image.url} alt={entry.altText} />;
+      return <ContentImage src={entry.image.url} alt={entry.altText} title={entry.title} />;
+    case 'html':
+      return <SanitisedHtml tree={entry.tree} slot={(i) => <RichText document={entry.slots[i] ?? EMPTY} links={links} depth={depth} />} />;
+    case 'tabs':
+      return <Tabs tabs={entry.tabs} links={links} depth={depth} level={level} />;
+    case 'footnotes':
+      return (
+        <section className="footnotes" aria-label="Footnotes">
+          <ol>
+            {entry.items.map((item) => (
+              <li key={item.n} id={`fn-${item.n}`}>
+                <RichText document={item.body} links={links} depth={depth} />
+                {' '}{Array.from({ length: item.refs }, (_, k) => (
+                  <a key={k} href={`#fnref-${item.n}${k === 0 ? '' : `-${k + 1}`}`} className="footnote-back" aria-label={`Back to reference ${item.n}${k === 0 ? '' : `-${k + 1}`}`}>↩</a>
+                ))}
+              </li>
+            ))}
+          </ol>
+        </section>
+      );
+    case 'video':
+      return (
+        <div className="video-frame">
+          <iframe src={entry.url} title={entry.title} loading="lazy" allowFullScreen
+            allow="accelerometer; clipboard-write; encrypted-media; gyroscope; picture-in-picture" referrerPolicy="strict-origin-when-cross-origin" />
+        </div>
+      );
     case 'media':
       return <ContentImage src={entry.image.url} alt={entry.altTag} />;
     case 'anchor':
@@ -160,10 +237,41 @@ function EmbeddedBlock({ entry, links, depth }: { entry: LinkedEntry; links: Lin
   }
 }
 
+const EMPTY: Document = { nodeType: BLOCKS.DOCUMENT, data: {}, content: [] };
+
+/**
+ * A tab group as plain sections, each headed by its label: readable and navigable without JavaScript
+ * (a script may turn the group into a tab list; `data-tabs` marks it).
+ */
+function Tabs({ tabs, links, depth, level }: { tabs: { label: string; body: Document }[]; links: LinkList; depth: number; level: number }): ReactNode {
+  const base = useId();
+  const Heading = `h${Math.min(Math.max(level, 2), 6)}` as 'h2';
+  return (
+    <div className="tabs" data-tabs="">
+      {tabs.map((tab, i) => (
+        <section key={i} className="tab-panel" aria-labelledby={`${base}-${i}`}>
+          <Heading id={`${base}-${i}`} className="tab-label">{tab.label}</Heading>
+          <RichText document={tab.body} links={links} depth={depth} />
+        </section>
+      ))}
+    </div>
+  );
+}
+
 function EmbeddedInline({ entry, links, depth }: { entry: LinkedEntry; links: LinkList; depth: number }): ReactNode {
   switch (entry.type) {
     case 'icon':
-      return <IconGlyph name={entry.iconKey} label={entry.iconKey} />;
+      return entry.nodes ? <ContentIcon nodes={entry.nodes} label={entry.iconKey} /> : <IconGlyph name={entry.iconKey} label={entry.iconKey} />;
+    case 'html':
+      return <SanitisedHtml tree={entry.tree} slot={(i) => <RichText document={entry.slots[i] ?? EMPTY} links={links} depth={depth} inline />} />;
+    case 'footnoteRef': {
+      const suffix = entry.ref === 1 ? '' : `-${entry.ref}`;
+      return <sup className="footnote-ref"><a href={`#fn-${entry.n}`} id={`fnref-${entry.n}${suffix}`}>{entry.n}</a></sup>;
+    }
+    case 'kbImage': {
+      const safe = safeHref(entry.image.url, { images: true });
+      return safe === undefined ? null : <img className="inline-image" src={safe} alt={entry.altText} title={entry.title} loading="lazy" />;
+    }
     case 'anchor':
       return <span id={entry.id} className="anchor-target" />;
     case 'fragment': {
@@ -178,17 +286,20 @@ function EmbeddedInline({ entry, links, depth }: { entry: LinkedEntry; links: Li
   }
 }
 
-function ContentImage({ src, alt }: { src: string; alt: string }): ReactNode {
+function ContentImage({ src, alt, title }: { src: string; alt: string; title?: string | undefined }): ReactNode {
   const safe = safeHref(src, { images: true });
   if (safe === undefined) return null;
-  return <figure className="content-image"><img src={safe} alt={alt} loading="lazy" /></figure>;
+  return <figure className="content-image"><img src={safe} alt={alt} loading="lazy" />{title ? <figcaption>{title}</figcaption> : null}</figure>;
 }
 
 function calloutLabel(appearance: string): string {
   return { info: 'Note', tip: 'Tip', warning: 'Warning', error: 'Important', success: 'Success' }[appearance] ?? 'Note';
 }
 
-/** Renders a document to stored HTML. */
+let rendered = 0;
+
+/** Renders a document to stored HTML; generated ids (task items, tabs) differ between the bodies of a page. */
 export function renderRichText(document: Document, links: LinkList): SafeHtml {
-  return trustRenderedMarkup(renderToStaticMarkup(<RichText document={document} links={links} />));
+  rendered = (rendered + 1) % 1e9;
+  return trustRenderedMarkup(renderToStaticMarkup(<RichText document={document} links={links} />, { identifierPrefix: `b${rendered.toString(36)}-` }));
 }
