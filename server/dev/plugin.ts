@@ -92,7 +92,8 @@ export default fp<DevOptions>(async (app, opts) => {
   app.addHook('onSend', async (request, reply, payload) => {
     if (!String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return payload;
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-    let html = payload.toString();
+    // A page the page cache kept was sent through here already: what was added then is taken out first.
+    let html = payload.toString().replace(HEAD_TAGS, '').replace(/<!--dev-overlay-->[\s\S]*?<!--\/dev-overlay-->/, '');
     const head = html.indexOf('</head>');
     if (head < 0) return payload;
     html = html.slice(0, head) + HEAD_TAGS + html.slice(head);
@@ -100,7 +101,7 @@ export default fp<DevOptions>(async (app, opts) => {
       const body = html.search(/<body[^>]*>/);
       if (body >= 0) {
         const end = html.indexOf('>', body) + 1;
-        html = html.slice(0, end) + overlayHtml(status.problems) + html.slice(end);
+        html = `${html.slice(0, end)}<!--dev-overlay-->${overlayHtml(status.problems)}<!--/dev-overlay-->${html.slice(end)}`;
       }
     }
     reply.removeHeader('etag');
