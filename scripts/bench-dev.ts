@@ -11,15 +11,18 @@ import { loadConfig } from '../server/config.ts';
 import app, { serverOptions } from '../server/app.ts';
 import dev from '../server/dev/plugin.ts';
 import { listContentFiles } from '../server/content/load.ts';
+import { formatProblem, type Problem } from '../server/content/problems.ts';
 
 const source = resolve(process.argv[2] ?? 'content');
 const runs = Number(process.env.RUNS ?? 5);
+let closeServer = async () => {};
 const dir = await mkdtemp(join(tmpdir(), 'signpost-bench-dev-'));
 try {
   await cp(source, join(dir, 'content'), { recursive: true });
   const contentDir = join(dir, 'content');
   const config = loadConfig({ ...process.env, CONTENT_DIR: contentDir, DATA_DIR: join(dir, 'data'), IMPORT_ON_START: 'false', LOG_LEVEL: 'silent', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' });
   const server = Fastify({ ...serverOptions, logger: false });
+  closeServer = () => server.close();
   await server.register(dev, { contentDir, watch: false });
   const t0 = performance.now();
   await server.register(app, { config });
@@ -34,12 +37,15 @@ try {
     const start = performance.now();
     const status = await server.dev.update([file]);
     const ms = performance.now() - start;
-    if (status.problems.length > 0) throw new Error(`${file}: ${status.problems.length} problems`);
+    if (status.problems.length > 0) throw new Error(`${file}: ${status.problems.length} problems, first ${formatProblem(status.problems[0] as Problem)}`);
     times.push(ms);
   }
   times.sort((a, b) => a - b);
   console.log(`save to served, ${runs} saves: median ${Math.round(times[Math.floor(runs / 2)] as number)} ms, slowest ${Math.round(times[runs - 1] as number)} ms`);
-  await server.close();
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
 } finally {
+  await closeServer();
   await rm(dir, { recursive: true, force: true });
 }

@@ -35,6 +35,7 @@ background:#fff;color:#1d1d1d;font:16px/1.5 system-ui,sans-serif;border-top:6px 
  */
 export const CLIENT_JS = `const events = new EventSource('/__dev/events');
 let seen;
+events.addEventListener('open', () => { document.documentElement.dataset.livePreview = 'connected'; });
 events.addEventListener('state', (event) => {
   if (seen !== undefined && seen !== event.data) location.reload();
   seen = event.data;
