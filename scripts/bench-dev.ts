@@ -27,6 +27,7 @@ try {
   const t0 = performance.now();
   await server.register(app, { config });
   await server.ready();
+  await server.dev.ready;
   console.log(`first import of ${(await listContentFiles(contentDir)).length} files: ${Math.round(performance.now() - t0)} ms (start-up included)`);
   const topics = (await listContentFiles(contentDir)).filter((p) => p.startsWith('topics/') && p.endsWith('.md'));
   const times: number[] = [];

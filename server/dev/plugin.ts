@@ -19,7 +19,7 @@ export interface DevStatus {
 declare module 'fastify' {
   interface FastifyInstance {
     /** Live preview (npm run dev only): the tree's state, and re-reading files by hand (tests). */
-    dev: { status(): DevStatus; update(paths: string[]): Promise<DevStatus> };
+    dev: { status(): DevStatus; update(paths: string[]): Promise<DevStatus>; ready: Promise<DevStatus> };
   }
 }
 
@@ -81,7 +81,9 @@ export default fp<DevOptions>(async (app, opts) => {
     return run;
   };
 
-  app.decorate('dev', { status: () => status, update: (paths: string[]) => enqueue(paths) });
+  let started!: (status: Promise<DevStatus>) => void;
+  const ready = new Promise<DevStatus>((resolve) => (started = (run) => resolve(run)));
+  app.decorate('dev', { status: () => status, update: (paths: string[]) => enqueue(paths), ready });
 
   // Pages go out uncompressed and unvalidated in dev, so the overlay can be added to each one as it is sent.
   app.addHook('onRequest', async (request) => {
@@ -123,9 +125,11 @@ export default fp<DevOptions>(async (app, opts) => {
   });
 
   let unwatch: (() => void) | undefined;
+  // The first read and import run in the background, as the import at start does: the stored content
+  // serves meanwhile, and a large tree does not hold up start-up. Saves from then on are queued behind it.
   app.addHook('onReady', async () => {
-    await enqueue('all');
     if (opts.watch !== false) unwatch = watchTree(opts.contentDir, (paths) => void enqueue(paths));
+    started(enqueue('all'));
   });
   app.addHook('preClose', async () => {
     unwatch?.();

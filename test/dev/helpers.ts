@@ -18,5 +18,6 @@ export async function buildDev(t: Test, contentDir: string, options: { watch?: b
   await server.register(dev, { contentDir, watch: options.watch ?? false });
   await server.register(app, { config, db });
   await server.ready();
+  await server.dev.ready;
   return server;
 }
