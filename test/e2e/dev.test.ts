@@ -31,12 +31,13 @@ t.test('npm run dev in a browser: a save shows without a reload, a broken save s
   const main = page.locator('.rich-text').first();
 
   await writeFile(join(dir, FILE), text.replace('Welcome to Acme.', 'Seen without a reload.'));
-  await main.getByText('Seen without a reload.').waitFor({ timeout: 5000 });
+  await main.getByText('Seen without a reload.').waitFor({ timeout: 15_000 });
   t.pass('the saved change is on the page');
 
   await writeFile(join(dir, FILE), text.replace('title: First steps', 'title: [First steps'));
   const overlay = page.locator('#signpost-dev-overlay');
-  await overlay.waitFor({ state: 'visible', timeout: 5000 });
+  // A write may be seen half done first (an empty file): wait for the overlay of the whole save.
+  await page.locator('#signpost-dev-overlay', { hasText: `${FILE}:4: yaml:` }).waitFor({ state: 'visible', timeout: 15_000 });
   t.match(await overlay.innerText(), `${FILE}:4: yaml:`, 'the overlay lists the problem as file:line: field: reason');
   const box = await overlay.boundingBox();
   const viewport = page.viewportSize();
@@ -44,8 +45,8 @@ t.test('npm run dev in a browser: a save shows without a reload, a broken save s
   t.equal(await page.locator('#signpost-dev-overlay h2').count(), 1);
 
   await writeFile(join(dir, FILE), text);
-  await overlay.waitFor({ state: 'detached', timeout: 5000 });
-  await main.getByText('Welcome to Acme.').waitFor({ timeout: 5000 });
+  await overlay.waitFor({ state: 'detached', timeout: 15_000 });
+  await main.getByText('Welcome to Acme.').waitFor({ timeout: 15_000 });
   t.pass('fixed: the overlay is gone and the page is back');
   t.same(errors, [], 'no script errors, and the live-preview files were all served');
 });
