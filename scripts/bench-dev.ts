@@ -31,6 +31,7 @@ try {
   console.log(`first import of ${(await listContentFiles(contentDir)).length} files: ${Math.round(performance.now() - t0)} ms (start-up included)`);
   const topics = (await listContentFiles(contentDir)).filter((p) => p.startsWith('topics/') && p.endsWith('.md'));
   const times: number[] = [];
+  const steps: { read: number; check: number; write: number }[] = [];
   for (let i = 0; i < runs; i++) {
     const file = topics[(i * 7) % topics.length] as string;
     const text = await readFile(join(contentDir, file), 'utf8');
@@ -40,7 +41,11 @@ try {
     const ms = performance.now() - start;
     if (status.problems.length > 0) throw new Error(`${file}: ${status.problems.length} problems, first ${formatProblem(status.problems[0] as Problem)}`);
     times.push(ms);
+    if (status.steps) steps.push(status.steps);
   }
+  const median = (values: number[]) => Math.round([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0);
+  console.log(`median steps: re-read the changed file ${median(steps.map((s) => s.read))} ms, whole-tree checks ${median(steps.map((s) => s.check))} ms, ` +
+    `write ${median(steps.map((s) => s.write))} ms`);
   times.sort((a, b) => a - b);
   console.log(`save to served, ${runs} saves: median ${Math.round(times[Math.floor(runs / 2)] as number)} ms, slowest ${Math.round(times[runs - 1] as number)} ms`);
 } catch (error) {

@@ -13,7 +13,9 @@ export interface DevStatus {
   problems: Problem[];
   /** The files that changed in the last update. */
   changed: string[];
+  /** From the change being seen to the content served, and its steps: re-reading, whole-tree checks, writing. */
   ms: number;
+  steps?: { read: number; check: number; write: number };
 }
 
 declare module 'fastify' {
@@ -62,18 +64,22 @@ export default fp<DevOptions>(async (app, opts) => {
       changed = await snapshot.update(paths);
       if (changed.length === 0) return status;
     }
+    const t1 = performance.now();
     const loaded = snapshot.result();
     const { problems } = checkLoaded(loaded);
+    const t2 = performance.now();
     if (problems.length > 0) {
       app.log.warn({ problems: problems.length, changed: changed.length }, 'content has problems; the last good content keeps serving');
       for (const p of problems) app.log.warn({ file: p.file, line: p.line, field: p.field }, formatProblem(p));
-      return publish({ problems, changed, ms: performance.now() - t0 });
+      return publish({ problems, changed, ms: t2 - t0, steps: { read: t1 - t0, check: t2 - t1, write: 0 } });
     }
     const result = await importContent(app.db, opts.contentDir, { loaded });
     if (result.imported) app.content.invalidate();
     const ms = performance.now() - t0;
-    app.log.info({ changed: changed.length, entries: result.entries, ms: Math.round(ms) }, 'content updated');
-    return publish({ problems: [], changed: result.imported ? changed : [], ms });
+    const steps = { read: t1 - t0, check: t2 - t1, write: result.ms.write };
+    app.log.info({ changed: changed.length, entries: result.entries, ms: Math.round(ms), readMs: Math.round(steps.read),
+      checkMs: Math.round(steps.check), writeMs: Math.round(steps.write) }, 'content updated');
+    return publish({ problems: [], changed: result.imported ? changed : [], ms, steps });
   };
   const enqueue = (paths: string[] | 'all') => {
     const run = queue.then(() => apply(paths));
