@@ -310,7 +310,7 @@ export class ContentSnapshot {
   async loadAll(): Promise<void> {
     this.files.clear();
     this.sorted = undefined;
-    const loaded = await loadContent(this.dir, undefined, { parallelFrom: Number.POSITIVE_INFINITY });
+    const loaded = await loadContent(this.dir);
     for (const file of loaded.files) this.files.set(file.path, { text: file.text, problems: [] });
     for (const entry of loaded.entries) {
       const held = this.files.get(entry.file);
