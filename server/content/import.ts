@@ -30,6 +30,8 @@ export interface ImportOptions {
   signal?: AbortSignal;
   /** The tree already read (live preview keeps it parsed in memory): it is checked and written as is. */
   loaded?: LoadResult;
+  /** False leaves the vacuum to the caller (live preview runs it once saves pause). */
+  vacuum?: boolean;
 }
 
 /** Checks a tree without writing; returns the plan and every problem. */
@@ -99,7 +101,7 @@ export async function importContent(db: Db, dir: string, options: ImportOptions 
     // Delivered at commit: every instance drops what it cached of the old content.
     await tx.query('select pg_notify($1, $2)', [CONTENT_CHANNEL, digest]);
   });
-  await vacuumContent(db);
+  if (options.vacuum !== false) await vacuumContent(db);
   const write = performance.now() - t1;
   return { imported: true, ...base, ms: { read: readMs, check: checkMs, write, total: performance.now() - t0 } };
 }

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { ContentSnapshot } from '../content/load.ts';
-import { importContent } from '../content/import.ts';
+import { importContent, vacuumContent } from '../content/import.ts';
 import { checkLoaded } from '../content/import.ts';
 import { formatProblem, type Problem } from '../content/problems.ts';
 import { watchTree } from './watcher.ts';
@@ -73,13 +73,26 @@ export default fp<DevOptions>(async (app, opts) => {
       for (const p of problems) app.log.warn({ file: p.file, line: p.line, field: p.field }, formatProblem(p));
       return publish({ problems, changed, ms: t2 - t0, steps: { read: t1 - t0, check: t2 - t1, write: 0 } });
     }
-    const result = await importContent(app.db, opts.contentDir, { loaded });
-    if (result.imported) app.content.invalidate();
+    const result = await importContent(app.db, opts.contentDir, { loaded, vacuum: false });
+    if (result.imported) {
+      app.content.invalidate();
+      vacuumWhenIdle();
+    }
     const ms = performance.now() - t0;
     const steps = { read: t1 - t0, check: t2 - t1, write: result.ms.write };
     app.log.info({ changed: changed.length, entries: result.entries, ms: Math.round(ms), readMs: Math.round(steps.read),
       checkMs: Math.round(steps.check), writeMs: Math.round(steps.write) }, 'content updated');
     return publish({ problems: [], changed: result.imported ? changed : [], ms, steps });
+  };
+  // An import leaves the replaced rows behind (PGlite has no autovacuum): they are cleared once saves
+  // pause, not between a save and the reload that shows it.
+  let vacuumTimer: NodeJS.Timeout | undefined;
+  const vacuumWhenIdle = () => {
+    clearTimeout(vacuumTimer);
+    vacuumTimer = setTimeout(() => {
+      queue = queue.then(() => vacuumContent(app.db)).catch((error: unknown) => app.log.warn({ err: error }, 'vacuum after live preview failed'));
+    }, 5000);
+    vacuumTimer.unref();
   };
   const enqueue = (paths: string[] | 'all') => {
     const run = queue.then(() => apply(paths));
@@ -139,6 +152,7 @@ export default fp<DevOptions>(async (app, opts) => {
   });
   app.addHook('preClose', async () => {
     unwatch?.();
+    clearTimeout(vacuumTimer);
     for (const reply of clients) reply.raw.end();
     clients.clear();
     await queue;
