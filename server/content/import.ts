@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Db, Queryable } from '../db/driver.ts';
-import { loadContent, type LoadOptions } from './load.ts';
+import { loadContent, type LoadOptions, type LoadResult } from './load.ts';
 import { resolveContent, type EntryRow, type RouteRow } from './resolve.ts';
 import { ContentError, type Problem } from './problems.ts';
 import { rebuildSearchDocuments } from '../search/documents.ts';
@@ -30,12 +30,21 @@ export interface ImportOptions {
   onProgress?: (stage: 'read' | 'write', done: number, total: number) => void;
   /** Stops the import between steps (server shutdown); nothing is written unless it already committed. */
   signal?: AbortSignal;
+  /** The tree already read (live preview keeps it parsed in memory): it is checked and written as is. */
+  loaded?: LoadResult;
+  /** False leaves the vacuum to the caller (live preview runs it once saves pause). */
+  vacuum?: boolean;
 }
 
 /** Checks a tree without writing; returns the plan and every problem. */
 export async function checkContent(dir: string, onProgress?: ImportOptions['onProgress'], loadOptions?: LoadOptions) {
   const t0 = performance.now();
   const loaded = await loadContent(dir, onProgress && ((d, t) => onProgress('read', d, t)), loadOptions);
+  return checkLoaded(loaded, performance.now() - t0);
+}
+
+/** Checks a tree already read (checkContent, or live preview's parsed copy). */
+export function checkLoaded(loaded: LoadResult, readMs = 0) {
   const t1 = performance.now();
   const found: Problem[] = loaded.problems.filter((p) => p.severity !== 'warning');
   const warnings = loaded.problems.filter((p) => p.severity === 'warning');
@@ -50,7 +59,7 @@ export async function checkContent(dir: string, onProgress?: ImportOptions['onPr
   warnings.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
   const digest = createHash('sha256').update(`format ${IMPORT_FORMAT}\n`);
   for (const file of loaded.files) digest.update(`${file.path}\0${file.text}\0`);
-  return { plan, problems, warnings, digest: digest.digest('hex'), readMs: t1 - t0, checkMs: performance.now() - t1 };
+  return { plan, problems, warnings, digest: digest.digest('hex'), readMs, checkMs: performance.now() - t1 };
 }
 
 export async function currentDigest(db: Queryable): Promise<string | undefined> {
@@ -60,7 +69,9 @@ export async function currentDigest(db: Queryable): Promise<string | undefined> 
 
 export async function importContent(db: Db, dir: string, options: ImportOptions = {}): Promise<ImportResult> {
   const t0 = performance.now();
-  const { plan, problems, warnings, digest, readMs, checkMs } = await checkContent(dir, options.onProgress);
+  const { plan, problems, warnings, digest, readMs, checkMs } = options.loaded
+    ? checkLoaded(options.loaded)
+    : await checkContent(dir, options.onProgress);
   if (problems.length > 0) throw new ContentError(problems);
   options.signal?.throwIfAborted();
   const base = { digest, entries: plan.entries.length, routes: plan.routes.length, warnings };
@@ -94,7 +105,7 @@ export async function importContent(db: Db, dir: string, options: ImportOptions 
     // Delivered at commit: every instance drops what it cached of the old content.
     await tx.query('select pg_notify($1, $2)', [CONTENT_CHANNEL, digest]);
   });
-  await vacuumContent(db);
+  if (options.vacuum !== false) await vacuumContent(db);
   const write = performance.now() - t1;
   return { imported: true, ...base, ms: { read: readMs, check: checkMs, write, total: performance.now() - t0 } };
 }

@@ -310,3 +310,99 @@ function makeLineOf(yaml: YamlDocument, counter: LineCounter, firstLine: number)
     return firstLine;
   };
 }
+
+/**
+ * A content tree kept parsed in memory, for live preview: after the first full read, `update` re-reads
+ * and re-parses only the files it is told changed (a folder is listed again), and `result` gives the
+ * whole tree, in path order, for the cross-entry checks in resolve.ts.
+ */
+export class ContentSnapshot {
+  private readonly files = new Map<string, { text: string; entry?: LoadedEntry; problems: Problem[] }>();
+  private sorted: string[] | undefined;
+
+  constructor(readonly dir: string) {}
+
+  /** Reads and parses the whole tree. */
+  async loadAll(): Promise<void> {
+    this.files.clear();
+    this.sorted = undefined;
+    const loaded = await loadContent(this.dir);
+    for (const file of loaded.files) this.files.set(file.path, { text: file.text, problems: [] });
+    for (const entry of loaded.entries) {
+      const held = this.files.get(entry.file);
+      if (held) held.entry = entry;
+    }
+    for (const problem of loaded.problems) this.files.get(problem.file)?.problems.push(problem);
+  }
+
+  /**
+   * Re-reads the given paths (relative to the tree, `/`-separated): a file that is gone is dropped, a
+   * folder is listed again. Returns the paths whose text changed.
+   */
+  async update(paths: Iterable<string>): Promise<string[]> {
+    const changed: string[] = [];
+    const visit = async (path: string) => {
+      let text: string;
+      try {
+        text = await readFile(join(this.dir, path), 'utf8');
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'EISDIR') return this.rescan(path, changed);
+        if (code !== 'ENOENT') throw error;
+        // Gone: the file, or a folder with everything under it.
+        for (const held of [...this.files.keys()]) {
+          if (held === path || held.startsWith(`${path}/`)) {
+            this.files.delete(held);
+            this.sorted = undefined;
+            changed.push(held);
+          }
+        }
+        return;
+      }
+      if (!isContentPath(path)) return;
+      const held = this.files.get(path);
+      if (held && held.text === text) return;
+      const problems: Problem[] = [];
+      const entry = loadFile(path, text, problems);
+      if (!held) this.sorted = undefined;
+      this.files.set(path, { text, problems, ...(entry ? { entry } : {}) });
+      changed.push(path);
+    };
+    for (const path of new Set(paths)) await visit(path);
+    return changed;
+  }
+
+  private async rescan(folder: string, changed: string[]) {
+    const listed = new Set((await listContentFiles(join(this.dir, folder))).map((p) => `${folder}/${p}`));
+    for (const held of [...this.files.keys()]) {
+      if (held.startsWith(`${folder}/`) && !listed.has(held)) {
+        this.files.delete(held);
+        this.sorted = undefined;
+        changed.push(held);
+      }
+    }
+    changed.push(...(await this.update(listed)));
+  }
+
+  /** The tree as loadContent would read it now. */
+  result(): LoadResult {
+    this.sorted ??= [...this.files.keys()].sort();
+    const entries: LoadedEntry[] = [];
+    const problems: Problem[] = [];
+    const files: LoadResult['files'] = [];
+    for (const path of this.sorted) {
+      const held = this.files.get(path);
+      if (!held) continue;
+      files.push({ path, text: held.text });
+      problems.push(...held.problems);
+      if (held.entry) entries.push(held.entry);
+    }
+    if (files.length === 0) problems.push({ file: '.', line: 1, field: 'content', reason: `no content files found in ${this.dir}` });
+    return { entries, problems, files };
+  }
+}
+
+/** Whether a path of the tree is one listContentFiles would list. */
+function isContentPath(path: string): boolean {
+  return !path.split('/').some((part) => part.startsWith('.')) && !NON_ENTRY_FILES.has(path);
+}

@@ -1,0 +1,66 @@
+/**
+ * Starlight (Astro): the `starlight({ title, sidebar })` integration in astro.config.mjs, read
+ * statically, and the pages under src/content/docs/.
+ */
+import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { folderNav, humanise, readDocs } from './docs.ts';
+import { isCall, readJsConfig, unwrapCall } from './js-config.ts';
+import { note, type NavItem, type SourceDoc, type SourceSite } from './model.ts';
+
+export async function readStarlight(src: string): Promise<SourceSite> {
+  const notes = new Map<string, string[]>();
+  const configName = ['astro.config.mjs', 'astro.config.js', 'astro.config.ts'].find((f) => existsSync(join(src, f))) ?? 'astro.config.mjs';
+  let options: Record<string, unknown> = {};
+  if (existsSync(join(src, configName))) {
+    const read = readJsConfig(await readFile(join(src, configName), 'utf8'));
+    for (const n of read.notes) note(notes, configName, n);
+    const config = (unwrapCall(read.value) ?? {}) as Record<string, unknown>;
+    const integrations = Array.isArray(config.integrations) ? config.integrations : [];
+    const starlight = integrations.find((i) => isCall(i, 'starlight'));
+    if (starlight && isCall(starlight)) options = (starlight.args[0] ?? {}) as Record<string, unknown>;
+    else note(notes, 'astro.config.mjs', 'no starlight({…}) integration found: the navigation is made from the folders');
+  }
+  const docsDir = join(src, 'src/content/docs');
+  const docs = await readDocs(docsDir, notes, (p) => `src/content/docs/${p}`);
+  const slugOf = (doc: SourceDoc) => typeof doc.frontMatter.slug === 'string' ? doc.frontMatter.slug
+    : doc.path.replace(/\.mdx?$/, '').replace(/(^|\/)index$/, '').toLowerCase();
+  const bySlug = new Map(docs.map((d) => [slugOf(d), d]));
+  const order = (doc: SourceDoc) => {
+    const sidebar = doc.frontMatter.sidebar as Record<string, unknown> | undefined;
+    return typeof sidebar?.order === 'number' ? sidebar.order : undefined;
+  };
+  const docPath = (slug: string) => bySlug.get(slug.replace(/^\/|\/$/g, ''))?.path ?? `${slug}.md`;
+  const toNav = (items: unknown): NavItem[] => (Array.isArray(items) ? items : []).flatMap((item): NavItem[] => {
+    if (typeof item === 'string') return [{ kind: 'doc', path: docPath(item) }];
+    if (!item || typeof item !== 'object') return [];
+    const i = item as Record<string, unknown>;
+    const label = typeof i.label === 'string' ? i.label : undefined;
+    if (typeof i.slug === 'string') return [{ kind: 'doc', path: docPath(i.slug), ...(label ? { label } : {}) }];
+    if (typeof i.link === 'string') {
+      return /^[a-z]+:/i.test(i.link) ? [{ kind: 'link', label: label ?? i.link, href: i.link }] : [{ kind: 'doc', path: docPath(i.link), ...(label ? { label } : {}) }];
+    }
+    const auto = i.autogenerate as Record<string, unknown> | undefined;
+    if (auto && typeof auto.directory === 'string') {
+      return [{ kind: 'group', label: label ?? humanise(auto.directory), items: folderNav(docs, auto.directory, order, (f) => humanise(f.split('/').pop() ?? f)) }];
+    }
+    if (Array.isArray(i.items)) return [{ kind: 'group', label: label ?? 'Pages', items: toNav(i.items) }];
+    note(notes, 'astro.config.mjs', `sidebar item ${JSON.stringify(i)} not carried over`);
+    return [];
+  });
+  const nav = Array.isArray(options.sidebar) ? toNav(options.sidebar) : folderNav(docs, '', order, (f) => humanise(f.split('/').pop() ?? f));
+  // Starlight pages that are not documentation: hidden ones are noted as left out of the navigation.
+  for (const doc of docs) {
+    const sidebar = doc.frontMatter.sidebar as Record<string, unknown> | undefined;
+    if (sidebar && typeof sidebar === 'object') {
+      for (const key of Object.keys(sidebar)) {
+        if (key !== 'order' && key !== 'label') note(notes, `src/content/docs/${doc.path}`, `front matter \`sidebar.${key}\` not carried over`);
+      }
+      if (typeof sidebar.label === 'string') doc.frontMatter.sidebar_label = sidebar.label;
+    }
+  }
+  const title = typeof options.title === 'string' ? options.title
+    : options.title && typeof options.title === 'object' ? String(Object.values(options.title)[0]) : 'Documentation';
+  return { tool: 'starlight', name: title, description: typeof options.description === 'string' ? options.description : undefined, docsDir, docs, nav, consumedKeys: ['sidebar'], notes };
+}
