@@ -363,13 +363,32 @@ export class ContentSnapshot {
       const held = this.files.get(path);
       if (held && held.text === text) return;
       const problems: Problem[] = [];
-      const entry = loadFile(path, text, problems);
+      const entry = loadFile(path, text, problems, this.videoHosts());
       if (!held) this.sorted = undefined;
       this.files.set(path, { text, problems, ...(entry ? { entry } : {}) });
       changed.push(path);
     };
-    for (const path of new Set(paths)) await visit(path);
+    const hostsBefore = this.videoHosts().join('\n');
+    // site.yaml first: the bodies read after it see the video hosts it lists now.
+    for (const path of [...new Set(paths)].sort((a, b) => Number(b === 'site.yaml') - Number(a === 'site.yaml'))) await visit(path);
+    const hosts = this.videoHosts();
+    if (hosts.join('\n') !== hostsBefore) {
+      // Other hosts: every body is read again, as a whole-tree read would.
+      for (const [path, held] of this.files) {
+        if (path === 'site.yaml' || changed.includes(path)) continue;
+        const problems: Problem[] = [];
+        const entry = loadFile(path, held.text, problems, hosts);
+        this.files.set(path, { text: held.text, problems, ...(entry ? { entry } : {}) });
+        changed.push(path);
+      }
+    }
     return changed;
+  }
+
+  /** The video hosts the tree's site.yaml lists now. */
+  private videoHosts(): string[] {
+    const site = this.files.get('site.yaml');
+    return site ? siteVideoHosts([{ path: 'site.yaml', text: site.text }]) : [];
   }
 
   private async rescan(folder: string, changed: string[]) {
