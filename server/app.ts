@@ -130,7 +130,9 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(identity, { config, clock: opts.clock, throttle: opts.signInThrottle });
   // Pages go out gzip- or brotli-compressed when the client accepts it; static assets are compressed once
   // at start and their routes opt out (server/plugins/assets.ts).
-  await fastify.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
+  // Bodies up to 64 KB (every page) are compressed in one synchronous call at the quick level, so the
+  // answer carries its Content-Length; the library's default bound depends on the machine's core count.
+  await fastify.register(compress, { threshold: 1024, syncThreshold: 64 * 1024, encodings: ['br', 'gzip'] });
   await fastify.register(etag);
   // After ETags and the session cookie: a personal response or one setting a cookie is private, no-store, no ETag.
   await fastify.register(personalResponses);
