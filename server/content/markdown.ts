@@ -223,27 +223,29 @@ class Converter {
   }
 
   private htmlBlock(group: RootContent[]): Block[] {
-    const parts: HtmlPart[] = [];
-    const slots: Document[] = [];
-    for (let k = 0; k < group.length; k++) {
-      const node = group[k] as RootContent;
-      const line = node.position?.start.line ?? 1;
-      if (node.type === 'html') {
-        parts.push({ raw: node.value, line });
-        continue;
-      }
-      // Markdown between the tags: a run of siblings becomes one slot.
-      const run: RootContent[] = [node];
-      while (k + 1 < group.length && (group[k + 1] as RootContent).type !== 'html') run.push(group[++k] as RootContent);
-      slots.push(doc(this.blocks(run)));
-      parts.push({ slot: slots.length - 1, line });
-    }
-    const id = this.html(parts, slots, false);
+    const id = this.html(group, (run) => doc(this.blocks(run)), false);
     return id ? [this.embedBlock(id)] : [];
   }
 
-  /** Sanitises a group of raw HTML and slots; reports removals as warnings. */
-  private html(parts: HtmlPart[], slots: Document[], inline: boolean): string | undefined {
+  /**
+   * Sanitises a group of raw HTML nodes and the Markdown between them (each run of non-HTML siblings is
+   * one slot, rendered by `slot`); reports removals as warnings.
+   */
+  private html<T extends RootContent | PhrasingContent>(group: T[], slot: (run: T[]) => Document, inline: boolean): string | undefined {
+    const parts: HtmlPart[] = [];
+    const slots: Document[] = [];
+    for (let k = 0; k < group.length; k++) {
+      const node = group[k] as T;
+      const line = node.position?.start.line ?? 1;
+      if (node.type === 'html') {
+        parts.push({ raw: (node as Extract<RootContent, { type: 'html' }>).value, line });
+        continue;
+      }
+      const run: T[] = [node];
+      while (k + 1 < group.length && (group[k + 1] as T).type !== 'html') run.push(group[++k] as T);
+      slots.push(slot(run));
+      parts.push({ slot: slots.length - 1, line });
+    }
     const { tree, warnings, imagesWithoutAlt } = sanitiseHtml(parts, this.options.videoHosts ?? []);
     for (const w of warnings) this.issues.push({ line: w.line, reason: w.reason, warning: true });
     for (const line of imagesWithoutAlt) this.issues.push({ line, reason: 'image needs alt text describing it (<img alt="…">)' });
@@ -523,21 +525,7 @@ class Converter {
       const tree: HastRoot = { type: 'root', children: [{ type: 'element', tagName: bare[1] as string, properties: {}, children: [{ type: 'element', tagName: SLOT_TAG, properties: { dataSlot: '0' }, children: [] }] }] };
       return [this.embedInline(this.define({ type: 'html', tree, slots: [slot], inline: true }))];
     }
-    const parts: HtmlPart[] = [];
-    const slots: Document[] = [];
-    for (let k = 0; k < group.length; k++) {
-      const node = group[k] as PhrasingContent;
-      const line = node.position?.start.line ?? 1;
-      if (node.type === 'html') {
-        parts.push({ raw: node.value, line });
-        continue;
-      }
-      const run: PhrasingContent[] = [node];
-      while (k + 1 < group.length && (group[k + 1] as PhrasingContent).type !== 'html') run.push(group[++k] as PhrasingContent);
-      slots.push(doc([block(BLOCKS.PARAGRAPH, this.inlines(run, marks))]));
-      parts.push({ slot: slots.length - 1, line });
-    }
-    const id = this.html(parts, slots, true);
+    const id = this.html(group, (run) => doc([block(BLOCKS.PARAGRAPH, this.inlines(run, marks))]), true);
     return id ? [this.embedInline(id)] : [];
   }
 
