@@ -2,8 +2,12 @@
 export interface Problem {
   file: string;
   line: number;
+  /** 1-based column of the problem on its line, where known. */
+  column?: number;
   field: string;
   reason: string;
+  /** What to do about it, where there is something to suggest ('did you mean …'). */
+  hint?: string;
   /** A warning is reported but does not stop an import. */
   severity?: 'warning';
 }
