@@ -97,19 +97,32 @@ export async function evaluate(db: Db, judgements: Judgement[]): Promise<Relevan
 /** MRR@10 of a judged set (with hit@1, hit@3 and the misses); the name existing callers use. */
 export const meanReciprocalRank = evaluate;
 
+/** The entry types search returns (and so the entries of a known-item title set). */
+export const SEARCHABLE_TYPES = ['topic', 'topicSet', 'collection', 'kbArticle'];
+
+interface TitledEntry {
+  id: string;
+  type: string;
+  published: boolean;
+  title: string | null;
+}
+
 /**
- * The known-item title set of the content imported into db: for every published topic, KB article,
- * topic set and collection, its own title as the query and itself as the answer. When entries share
- * a title exactly (the same page in two deployments, say) any of them counts as the answer; `shared`
+ * The known-item title set of a content tree: for every published topic, KB article, topic set
+ * and collection, its own title as the query and itself as the answer. When entries share a title
+ * exactly (the same page in two deployments, say) any of them counts as the answer; `shared`
  * counts the entries whose title another entry also has.
  */
-export async function titleJudgements(db: Db): Promise<{ judgements: Judgement[]; shared: number }> {
-  const rows = await db.query<{ id: string; title: string }>(
-    `select id, title from content_entries
-      where published and type in ('topic', 'topicSet', 'collection', 'kbArticle') and coalesce(title, '') <> ''
-      order by id`);
+export function titleSetOf(entries: TitledEntry[]): { judgements: Judgement[]; shared: number } {
+  const titled = entries.filter((e): e is TitledEntry & { title: string } => e.published && SEARCHABLE_TYPES.includes(e.type) && !!e.title)
+    .sort((a, b) => a.id.localeCompare(b.id));
   const byTitle = new Map<string, string[]>();
-  for (const r of rows) byTitle.set(r.title, [...(byTitle.get(r.title) ?? []), r.id]);
-  const judgements = rows.map((r) => ({ query: r.title, expected: [r.id, ...(byTitle.get(r.title) ?? []).filter((id) => id !== r.id)] }));
+  for (const e of titled) byTitle.set(e.title, [...(byTitle.get(e.title) ?? []), e.id]);
+  const judgements = titled.map((e) => ({ query: e.title, expected: [e.id, ...(byTitle.get(e.title) ?? []).filter((id) => id !== e.id)] }));
   return { judgements, shared: judgements.filter((j) => j.expected.length > 1).length };
+}
+
+/** The known-item title set of the content imported into db. */
+export async function titleJudgements(db: Db): Promise<{ judgements: Judgement[]; shared: number }> {
+  return titleSetOf(await db.query<TitledEntry>('select id, type, published, title from content_entries where type = any($1::text[])', [SEARCHABLE_TYPES]));
 }
