@@ -232,8 +232,7 @@ export function loadFile(path: string, text: string, problems: Problem[], videoH
     // Ids of entries defined in the body derive from the entry's id, so they are stable and unique.
     const md = parseMarkdown(text, { idPrefix: id, allowSections: kind === 'kbArticle', videoHosts });
     for (const { warning, reason, hint, ...at } of md.issues) {
-      fail(at, 'body', reason, hint);
-      if (warning) (problems[problems.length - 1] as Problem).severity = 'warning';
+      problems.push({ file: path, ...at, field: 'body', reason, ...(hint ? { hint } : {}), ...(warning ? { severity: 'warning' as const } : {}) });
     }
     entry.document = md.document;
     entry.embedded = md.embedded;
@@ -253,8 +252,7 @@ export function loadFile(path: string, text: string, problems: Problem[], videoH
     const md = parseInlineMarkdown(fields.message, `${id}.message`, lineOf(['message']) - 1);
     for (const { warning, reason, hint, line } of md.issues) {
       // Columns count in the YAML string, not the file: the line alone.
-      fail(line, 'message', reason, hint);
-      if (warning) (problems[problems.length - 1] as Problem).severity = 'warning';
+      problems.push({ file: path, line, field: 'message', reason, ...(hint ? { hint } : {}), ...(warning ? { severity: 'warning' as const } : {}) });
     }
     entry.fieldDocuments = { message: md.document };
     Object.assign(entry.embedded, md.embedded);

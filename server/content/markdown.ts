@@ -15,7 +15,7 @@ import {
   type Block, type Document, type EmbeddedEntry, type Inline, type Text, type CalloutAppearance,
 } from './rich-text.ts';
 import { classifyUrl, quoteUrl } from './urls.ts';
-import { DIRECTIVE_ADMONITIONS, GITHUB_ALERTS, mkdocsAdmonitions, titleOf } from './markdown/admonitions.ts';
+import { DIRECTIVE_ADMONITIONS, GITHUB_ALERTS, mkdocsAdmonitionsWithShifts, titleOf } from './markdown/admonitions.ts';
 import { SLOT_TAG, hasHtml, isHtmlTag, isVoid, openTags, sanitiseHtml, tagOf, type HtmlPart } from './markdown/html.ts';
 import type { Root as HastRoot } from 'hast';
 import { lookupIcon, nearestIcons } from './markdown/icons.ts';
@@ -66,8 +66,9 @@ export function splitFrontMatter(source: string): { frontMatter: { text: string;
 }
 
 export function parseMarkdown(source: string, options: ParseOptions): ParsedMarkdown {
-  const tree = parser.parse(mkdocsAdmonitions(source)) as Root;
-  const state = new Converter(options);
+  const { text, shifts } = mkdocsAdmonitionsWithShifts(source);
+  const tree = parser.parse(text) as Root;
+  const state = new Converter(options, shifts);
   let frontMatter: ParsedMarkdown['frontMatter'] = null;
   const first = tree.children[0];
   if (first?.type === 'yaml') {
@@ -140,13 +141,15 @@ class Converter {
   private footnoteOrder: string[] = [];
   private footnoteRefs = new Map<string, number>();
 
-  constructor(private readonly options: ParseOptions) {}
+  /** `shifts`: characters taken off the start of lines (0-based) before parsing, added back to columns. */
+  constructor(private readonly options: ParseOptions, private readonly shifts = new Map<number, number>()) {}
 
   private issue(node: Positioned, reason: string, warning = false, hint?: string) {
     const { start, end } = node.position ?? { start: { line: 1 } };
+    const col = (p: Point) => (p.column ?? 1) + (this.shifts.get(p.line - 1) ?? 0);
     this.issues.push({
-      line: start.line, ...(start.column ? { column: start.column } : {}),
-      ...(start.column && end?.column ? { endLine: end.line, endColumn: end.column } : {}),
+      line: start.line, ...(start.column ? { column: col(start) } : {}),
+      ...(start.column && end?.column ? { endLine: end.line, endColumn: col(end) } : {}),
       reason, ...(hint ? { hint } : {}), ...(warning ? { warning } : {}),
     });
   }
@@ -261,7 +264,13 @@ class Converter {
       parts.push({ slot: slots.length - 1, line });
     }
     const { tree, warnings, imagesWithoutAlt } = sanitiseHtml(parts, this.options.videoHosts ?? []);
-    for (const w of warnings) this.issues.push({ ...w, warning: true });
+    const shift = (line: number, column: number) => column + (this.shifts.get(line - 1) ?? 0);
+    for (const w of warnings) {
+      this.issues.push({
+        ...w, ...(w.column ? { column: shift(w.line, w.column) } : {}),
+        ...(w.endLine && w.endColumn ? { endColumn: shift(w.endLine, w.endColumn) } : {}), warning: true,
+      });
+    }
     for (const line of imagesWithoutAlt) this.issues.push({ line, reason: 'image needs alt text describing it (<img alt="…">)' });
     if (tree.children.length === 0 && slots.length === 0) return undefined;
     return this.define({ type: 'html', tree, slots, ...(inline ? { inline } : {}) });

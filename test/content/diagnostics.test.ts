@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { checkContent } from '../../server/content/import.ts';
 import { loadFile } from '../../server/content/load.ts';
+import { parseMarkdown } from '../../server/content/markdown.ts';
 import {
   excerpt, formatDiagnostic, formatDiagnostics, formatProblem, jsonReport, lineOfText, sortProblems, sourcesIn, useColour,
   type JsonProblem, type Problem,
@@ -96,7 +97,7 @@ t.test('a broken tree: every problem with its column, span and hint, printed com
   // The live preview overlay shows the same, escaped.
   const html = overlayHtml(all, sourcesIn(dir));
   t.match(html, `${WRITE}:9:30: <strong class="warning">warning</strong>: body: removed the onclick attribute of &lt;b&gt;`);
-  t.match(html, '<pre> 9 | Open a notebook and press &lt;b onclick=&quot;save()&quot;&gt;New note&lt;/b&gt;.\n   |                              ^~~~~~~~~~~~~~~~</pre>');
+  t.match(html, '<pre tabindex="0"> 9 | Open a notebook and press &lt;b onclick=&quot;save()&quot;&gt;New note&lt;/b&gt;.\n   |                              ^~~~~~~~~~~~~~~~</pre>');
   t.match(html, '<p class="hint">hint: did you mean &quot;title&quot;?</p>');
 });
 
@@ -108,6 +109,12 @@ t.test('front matter lines count from the file: a YAML error in front matter', a
   ].join('\n');
   loadFile('topics/c/t.md', source, problems);
   t.same(problems.map((p) => [p.line, p.column, p.field]), [[7, 16, 'yaml']], 'the unclosed list: where the parser stops, in file lines');
+});
+
+t.test('columns inside an MkDocs admonition are the file\'s, though its body is unindented to be read', async (t) => {
+  const source = ['---', 'id: x', '---', '!!! note', '    Press :icon{key="calender"}.', '', '    !!! tip', '        A <b onclick="x()">b</b>', ''].join('\n');
+  const issues = parseMarkdown(source, { idPrefix: 'x' }).issues;
+  t.same(issues.map((i) => [i.line, i.column, i.endColumn, i.warning ?? false]), [[5, 11, 32, false], [8, 14, 27, true]]);
 });
 
 t.test('excerpt: tabs, control characters, long lines, spans, unknown columns', async (t) => {
