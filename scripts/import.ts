@@ -1,23 +1,37 @@
 /**
- * npm run import -- [dir]: checks a content tree and, when it has no problems, replaces the stored
- * content in one transaction. Every problem is printed as file:line: field: reason; exit code 1.
+ * npm run import -- [dir] [--format text|json]: checks a content tree and, when it has no problems,
+ * replaces the stored content in one transaction. Every problem is printed compiler style (file:line:col,
+ * the line, a caret, a hint) on stderr, or with --format json as one JSON document on stdout; exit code 1.
  * Safe while a server runs: on PGlite the data directory is locked by the server, so the import is
  * handed to it (scripts/import-handover.ts); PostgreSQL serves several processes at once.
  */
 import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { loadConfig } from '../server/config.ts';
-import { openDb, pgliteDirFor } from '../server/db/driver.ts';
-import { migrate } from '../server/db/migrate.ts';
-import { importContent } from '../server/content/import.ts';
-import { ContentError, formatProblem, type Problem } from '../server/content/problems.ts';
+import { ContentError, formatDiagnostics, sortProblems, jsonReport, sourcesIn, useColour, type Problem } from '../server/content/problems.ts';
 import type { ImportResult } from '../server/content/import.ts';
-import { DataDirLockedError } from '../server/db/data-dir-lock.ts';
-import { importThroughServer } from './import-handover.ts';
 
-const args = process.argv.slice(2);
-const checkOnly = args.includes('--check');
-const force = args.includes('--force');
-const dirArg = args.find((a) => !a.startsWith('--'));
+const FORMATS = ['text', 'json'];
+const USAGE = 'usage: import [--check] [--force] [--format text|json] [content-dir]';
+let options;
+try {
+  options = parseArgs({
+    options: { check: { type: 'boolean' }, force: { type: 'boolean' }, format: { type: 'string', default: 'text' } },
+    allowPositionals: true,
+  });
+} catch (error) {
+  console.error(`${(error as Error).message}\n${USAGE}`);
+  process.exit(2);
+}
+const format = options.values.format;
+if (!FORMATS.includes(format) || options.positionals.length > 1) {
+  console.error(`${options.positionals.length > 1 ? `one content folder, not ${options.positionals.length}` : `unknown --format "${format}": use text or json`}\n${USAGE}`);
+  process.exit(2);
+}
+const json = format === 'json';
+const checkOnly = options.values.check === true;
+const force = options.values.force === true;
+const dirArg = options.positionals[0];
 const config = loadConfig();
 const dir = resolve(dirArg ?? config.contentDir);
 const tty = process.stderr.isTTY;
@@ -30,11 +44,20 @@ async function main(): Promise<number> {
   if (checkOnly) {
     const { checkContent } = await import('../server/content/import.ts');
     const { plan, problems, warnings } = await checkContent(dir, progress);
-    for (const p of [...problems, ...warnings]) console.error(formatProblem(p));
+    const all = [...problems, ...warnings];
+    const counts = { entries: plan.entries.length, pages: plan.routes.length };
+    if (json) console.log(jsonReport(sortProblems(all), { written: false, ...counts }));
+    else if (all.length > 0) report(all, problems.length > 0 ? 'nothing was written.' : '');
     if (problems.length > 0) return 1;
-    console.log(`${dir}: ${plan.entries.length} entries, ${plan.routes.length} pages, no problems`);
+    if (!json) console.log(`${dir}: ${counts.entries} entries, ${counts.pages} pages, ${warnings.length > 0 ? 'no errors' : 'no problems'}`);
     return 0;
   }
+  // Loaded here: a check or a usage error needs no database.
+  const { openDb, pgliteDirFor } = await import('../server/db/driver.ts');
+  const { migrate } = await import('../server/db/migrate.ts');
+  const { importContent } = await import('../server/content/import.ts');
+  const { DataDirLockedError } = await import('../server/db/data-dir-lock.ts');
+  const { importThroughServer } = await import('./import-handover.ts');
   let db;
   try {
     db = await openDb({ databaseUrl: config.databaseUrl, pgliteDir: pgliteDirFor(config.dataDir) });
@@ -45,21 +68,32 @@ async function main(): Promise<number> {
     if (answer.kind === 'imported') return printResult(answer.result, dir);
     if (answer.kind === 'problems') return printProblems(answer.problems);
     console.error(answer.message);
+    if (json) console.log(jsonReport([], { written: false, failed: answer.message }));
     return 1;
   }
   try {
     await migrate(db);
     return printResult(await importContent(db, dir, { force, onProgress: progress }), dir);
   } catch (error) {
-    if (error instanceof ContentError) return printProblems(error.problems);
+    if (error instanceof ContentError) return printProblems([...error.problems, ...error.warnings]);
     throw error;
   } finally {
     await db.close();
   }
 }
 
+/** Problems compiler style on stderr, with their source lines read from the tree. */
+function report(problems: Problem[], tail: string) {
+  console.error(formatDiagnostics(sortProblems(problems), sourcesIn(dir), { colour: useColour(process.stderr), tail }));
+}
+
 function printResult(result: ImportResult, dir: string): number {
-  for (const p of result.warnings ?? []) console.error(formatProblem(p));
+  const warnings = result.warnings ?? [];
+  if (json) {
+    console.log(jsonReport(warnings, { written: result.imported, entries: result.entries, pages: result.routes }));
+    return 0;
+  }
+  if (warnings.length > 0) report(warnings, '');
   const ms = (n: number) => `${Math.round(n)} ms`;
   console.log(result.imported
     ? `Imported ${result.entries} entries (${result.routes} pages) from ${dir} in ${ms(result.ms.total)} ` +
@@ -69,8 +103,8 @@ function printResult(result: ImportResult, dir: string): number {
 }
 
 function printProblems(problems: Problem[]): number {
-  for (const p of problems) console.error(formatProblem(p));
-  console.error(`\n${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was written.`);
+  if (json) console.log(jsonReport(sortProblems(problems), { written: false }));
+  else report(problems, 'nothing was written.');
   return 1;
 }
 

@@ -72,7 +72,7 @@ export async function importContent(db: Db, dir: string, options: ImportOptions 
   const { plan, problems, warnings, digest, readMs, checkMs } = options.loaded
     ? checkLoaded(options.loaded)
     : await checkContent(dir, options.onProgress);
-  if (problems.length > 0) throw new ContentError(problems);
+  if (problems.length > 0) throw new ContentError(problems, warnings);
   options.signal?.throwIfAborted();
   const base = { digest, entries: plan.entries.length, routes: plan.routes.length, warnings };
   if (!options.force && (await currentDigest(db)) === digest) {

@@ -10,7 +10,7 @@ parentPort?.on('message', (batch: ParseBatch) => {
     const problems: ParsedFile['problems'] = [];
     const entry = loadFile(path, text, problems, batch.videoHosts);
     if (!entry) return { problems };
-    const { lineOf: _lineOf, ...rest } = entry;
+    const { lineOf: _lineOf, positionOf: _positionOf, ...rest } = entry;
     return { entry: rest, problems };
   });
   parentPort?.postMessage({ id: batch.id, results });

@@ -6,14 +6,14 @@ import { readFile, readdir } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { LineCounter, parseDocument, isMap, type Document as YamlDocument } from 'yaml';
+import { LineCounter, parseDocument, isMap, isScalar, isCollection, type Document as YamlDocument } from 'yaml';
 import { validateRichTextDocument } from '@contentful/rich-text-types';
 import { ENTRY_KINDS, SINGLE_FILES, type EntryKind } from './schemas.ts';
 import { parseMarkdown, parseInlineMarkdown, splitFrontMatter, type KbSection } from './markdown.ts';
 import { normaliseHeadings, type Document, type EmbeddedEntry } from './rich-text.ts';
 import { schemaErrors } from './schema-errors.ts';
 import { urlFieldErrors } from './url-fields.ts';
-import type { Problem } from './problems.ts';
+import type { Position, Problem } from './problems.ts';
 import { workerUrl } from '../worker-url.ts';
 
 export interface LoadedEntry {
@@ -24,6 +24,8 @@ export interface LoadedEntry {
   fields: Record<string, unknown>;
   /** Line of a field in the file, for messages about it. */
   lineOf: (path: (string | number)[]) => number;
+  /** Where a field is in the file: its value (a scalar's whole span), or its name with `on: 'key'`. */
+  positionOf?: (path: (string | number)[], on?: 'key') => Position;
   document?: Document;
   /** Rich text held in a field (a notice message). */
   fieldDocuments?: Record<string, Document>;
@@ -67,7 +69,7 @@ export interface ParseBatch {
   videoHosts: string[];
 }
 export interface ParsedFile {
-  entry?: Omit<LoadedEntry, 'lineOf'>;
+  entry?: Omit<LoadedEntry, 'lineOf' | 'positionOf'>;
   problems: Problem[];
 }
 
@@ -94,7 +96,7 @@ export async function loadContent(dir: string, onProgress?: (done: number, total
     for (const [i, parsed] of (await parseInWorkers(files, workers, videoHosts, onProgress)).entries()) {
       problems.push(...parsed.problems);
       const file = files[i] as { path: string; text: string };
-      if (parsed.entry) entries.push({ ...parsed.entry, lineOf: lazyLineOf(file.path, file.text) });
+      if (parsed.entry) entries.push({ ...parsed.entry, ...lazyPositions(file.path, file.text) });
     }
   } else {
     for (const [i, file] of files.entries()) {
@@ -139,16 +141,17 @@ async function parseInWorkers(files: { path: string; text: string }[], count: nu
   return results.flat();
 }
 
-/** The line finder of a file parsed elsewhere: the YAML is parsed again the first time a line is asked for. */
-function lazyLineOf(path: string, text: string): LoadedEntry['lineOf'] {
-  let find: LoadedEntry['lineOf'] | undefined;
-  return (fieldPath) => {
+/** The position finders of a file parsed elsewhere: the YAML is parsed again the first time a position is asked for. */
+function lazyPositions(path: string, text: string): Pick<LoadedEntry, 'lineOf' | 'positionOf'> {
+  let find: NonNullable<LoadedEntry['positionOf']> | undefined;
+  const positionOf = (fieldPath: (string | number)[], on?: 'key') => {
     if (!find) {
       const parsed = yamlOf(path, text);
-      find = parsed ? makeLineOf(parsed.yaml, parsed.lineCounter, parsed.yamlLine) : () => 1;
+      find = parsed ? makePositionOf(parsed.yaml, parsed.lineCounter, parsed.yamlLine) : () => ({ line: 1 });
     }
-    return find(fieldPath);
+    return find(fieldPath, on);
   };
+  return { positionOf, lineOf: (fieldPath) => positionOf(fieldPath).line };
 }
 
 /** The YAML part of a file (all of a .yaml file, the front matter of a .md file) and its first line. */
@@ -176,7 +179,8 @@ function siteVideoHosts(files: { path: string; text: string }[]): string[] {
 
 /** Parses one file; appends its problems and returns the entry when it could be read at all. */
 export function loadFile(path: string, text: string, problems: Problem[], videoHosts: string[] = []): LoadedEntry | undefined {
-  const fail = (line: number, field: string, reason: string) => problems.push({ file: path, line, field, reason });
+  const fail = (at: number | Position, field: string, reason: string, hint?: string) =>
+    problems.push({ file: path, ...(typeof at === 'number' ? { line: at } : at), field, reason, ...(hint ? { hint } : {}) });
   const kindDef = kindOf(path);
   if (!kindDef) {
     fail(1, 'file', 'not a content file: expected site.yaml, header.yaml or a .md/.yaml file in one of the folders ' +
@@ -198,16 +202,19 @@ export function loadFile(path: string, text: string, problems: Problem[], videoH
   const { yaml, lineCounter, yamlLine } = parsed;
   if (yaml.errors.length > 0) {
     for (const error of yaml.errors) {
-      const line = (error.linePos?.[0]?.line ?? 1) + yamlLine - 1;
-      fail(line, 'yaml', (error.message.split('\n')[0] ?? 'invalid YAML').replace(/ at line \d+, column \d+:?$/, ''));
+      const [start, end] = error.linePos ?? [];
+      const at: Position = { line: (start?.line ?? 1) + yamlLine - 1, ...(start ? { column: start.col } : {}) };
+      if (start && end && (end.line > start.line || end.col > start.col)) Object.assign(at, { endLine: end.line + yamlLine - 1, endColumn: end.col });
+      fail(at, 'yaml', (error.message.split('\n')[0] ?? 'invalid YAML').replace(/ at line \d+, column \d+:?$/, ''));
     }
     return undefined;
   }
   if (!isMap(yaml.contents)) {
-    fail(yamlLine, 'yaml', 'expected a map of fields (key: value)');
+    fail({ line: yamlLine, column: 1 }, 'yaml', 'expected a map of fields (key: value)');
     return undefined;
   }
-  const lineOf = makeLineOf(yaml, lineCounter, yamlLine);
+  const positionOf = makePositionOf(yaml, lineCounter, yamlLine);
+  const lineOf = (fieldPath: (string | number)[]) => positionOf(fieldPath).line;
   const fields = yaml.toJS() as Record<string, unknown>;
   // Walked always: YAML writes a NUL as the escape "\0" too, so the raw text may not show one.
   reportNuls(text, fields, lineOf, isMarkdown, fail);
@@ -215,18 +222,17 @@ export function loadFile(path: string, text: string, problems: Problem[], videoH
   if (body && !isMarkdown) delete fields.body;
 
   for (const error of [...schemaErrors(schema, fields), ...urlFieldErrors(schema, fields)]) {
-    fail(lineOf(error.path), error.path.join('.') || 'entry', error.reason);
+    fail(positionOf(error.path, 'on' in error ? error.on : undefined), error.path.join('.') || 'entry', error.reason, 'hint' in error ? error.hint : undefined);
   }
   const id = typeof fields.id === 'string' ? fields.id : '';
   if (!id) return undefined;
 
-  const entry: LoadedEntry = { kind, id, file: path, line: lineOf(['id']), fields, lineOf, embedded: {}, sections: {} };
+  const entry: LoadedEntry = { kind, id, file: path, line: lineOf(['id']), fields, lineOf, positionOf, embedded: {}, sections: {} };
   if (isMarkdown) {
     // Ids of entries defined in the body derive from the entry's id, so they are stable and unique.
     const md = parseMarkdown(text, { idPrefix: id, allowSections: kind === 'kbArticle', videoHosts });
-    for (const issue of md.issues) {
-      if (issue.warning) problems.push({ file: path, line: issue.line, field: 'body', reason: issue.reason, severity: 'warning' });
-      else fail(issue.line, 'body', issue.reason);
+    for (const { warning, reason, hint, ...at } of md.issues) {
+      problems.push({ file: path, ...at, field: 'body', reason, ...(hint ? { hint } : {}), ...(warning ? { severity: 'warning' as const } : {}) });
     }
     entry.document = md.document;
     entry.embedded = md.embedded;
@@ -244,9 +250,9 @@ export function loadFile(path: string, text: string, problems: Problem[], videoH
   }
   if (kind === 'notice' && typeof fields.message === 'string') {
     const md = parseInlineMarkdown(fields.message, `${id}.message`, lineOf(['message']) - 1);
-    for (const issue of md.issues) {
-      if (issue.warning) problems.push({ file: path, line: issue.line, field: 'message', reason: issue.reason, severity: 'warning' });
-      else fail(issue.line, 'message', issue.reason);
+    for (const { warning, reason, hint, line } of md.issues) {
+      // Columns count in the YAML string, not the file: the line alone.
+      problems.push({ file: path, line, field: 'message', reason, ...(hint ? { hint } : {}), ...(warning ? { severity: 'warning' as const } : {}) });
     }
     entry.fieldDocuments = { message: md.document };
     Object.assign(entry.embedded, md.embedded);
@@ -297,17 +303,33 @@ function kindOf(path: string) {
   return { kind: kind as EntryKind, ...ENTRY_KINDS[kind] };
 }
 
-function makeLineOf(yaml: YamlDocument, counter: LineCounter, firstLine: number) {
-  return (path: (string | number)[]): number => {
+function makePositionOf(yaml: YamlDocument, counter: LineCounter, firstLine: number) {
+  const at = (start: number, end?: number): Position => {
+    const s = counter.linePos(start);
+    const pos: Position = { line: s.line + firstLine - 1, column: s.col };
+    if (end !== undefined && end > start) {
+      const e = counter.linePos(end);
+      Object.assign(pos, { endLine: e.line + firstLine - 1, endColumn: e.col });
+    }
+    return pos;
+  };
+  return (path: (string | number)[], on?: 'key'): Position => {
+    if (on === 'key' && path.length > 0) {
+      const parent = yaml.getIn(path.slice(0, -1), true);
+      const name = path[path.length - 1];
+      const pair = isMap(parent) ? parent.items.find((p) => isScalar(p.key) && p.key.value === name) : undefined;
+      const range = isScalar(pair?.key) ? pair.key.range : undefined;
+      if (range) return at(range[0], range[1]);
+    }
     for (let n = path.length; n >= 0; n--) {
       const node = yaml.getIn(path.slice(0, n), true) as { range?: [number, number, number] } | undefined;
-      const offset = node?.range?.[0];
-      if (typeof offset === 'number') {
-        // A key's line is more useful than its value's for maps.
-        return counter.linePos(offset).line + firstLine - 1;
+      const range = node?.range;
+      if (typeof range?.[0] === 'number') {
+        // A scalar is marked whole; a map or list where it starts.
+        return n === path.length && !isCollection(node) ? at(range[0], range[1]) : at(range[0]);
       }
     }
-    return firstLine;
+    return { line: firstLine };
   };
 }
 

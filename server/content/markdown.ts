@@ -15,10 +15,11 @@ import {
   type Block, type Document, type EmbeddedEntry, type Inline, type Text, type CalloutAppearance,
 } from './rich-text.ts';
 import { classifyUrl, quoteUrl } from './urls.ts';
-import { DIRECTIVE_ADMONITIONS, GITHUB_ALERTS, mkdocsAdmonitions, titleOf } from './markdown/admonitions.ts';
+import { DIRECTIVE_ADMONITIONS, GITHUB_ALERTS, mkdocsAdmonitionsWithShifts, titleOf } from './markdown/admonitions.ts';
 import { SLOT_TAG, hasHtml, isHtmlTag, isVoid, openTags, sanitiseHtml, tagOf, type HtmlPart } from './markdown/html.ts';
 import type { Root as HastRoot } from 'hast';
 import { lookupIcon, nearestIcons } from './markdown/icons.ts';
+import { didYouMean, quotedList } from './suggest.ts';
 
 const parser = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm).use(remarkDirective);
 
@@ -28,7 +29,13 @@ const SECTION_TITLES: Record<KbSection, string> = { summary: 'Summary', diagnosi
 
 export interface BodyIssue {
   line: number;
+  /** 1-based column, and the end of the span (just past it), in the file. */
+  column?: number;
+  endLine?: number;
+  endColumn?: number;
   reason: string;
+  /** What to do about it ('did you mean …'). */
+  hint?: string;
   /** A warning does not stop an import (raw HTML the sanitiser removed, say). */
   warning?: boolean;
 }
@@ -59,8 +66,9 @@ export function splitFrontMatter(source: string): { frontMatter: { text: string;
 }
 
 export function parseMarkdown(source: string, options: ParseOptions): ParsedMarkdown {
-  const tree = parser.parse(mkdocsAdmonitions(source)) as Root;
-  const state = new Converter(options);
+  const { text, shifts } = mkdocsAdmonitionsWithShifts(source);
+  const tree = parser.parse(text) as Root;
+  const state = new Converter(options, shifts);
   let frontMatter: ParsedMarkdown['frontMatter'] = null;
   const first = tree.children[0];
   if (first?.type === 'yaml') {
@@ -117,7 +125,8 @@ function reparse(source: string, lineOffset: number): RootContent[] {
 /** Phrasing elements the allowlist keeps whole when written without attributes. */
 const SIMPLE_INLINE = new Set(['kbd', 'sub', 'sup', 'b', 'i', 'em', 'strong', 'code', 'samp', 'var', 'mark', 'u', 's', 'del', 'ins', 'small', 'q', 'dfn', 'cite']);
 
-type Positioned = { position?: { start: { line: number } } | undefined };
+type Point = { line: number; column?: number };
+type Positioned = { position?: { start: Point; end?: Point } | undefined };
 const HEADING_ID = /[ \t]*\{#([A-Za-z][\w.:-]*)\}[ \t]*$/;
 const ALERT = /^\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*(?:\n|$)/;
 
@@ -132,10 +141,17 @@ class Converter {
   private footnoteOrder: string[] = [];
   private footnoteRefs = new Map<string, number>();
 
-  constructor(private readonly options: ParseOptions) {}
+  /** `shifts`: characters taken off the start of lines (0-based) before parsing, added back to columns. */
+  constructor(private readonly options: ParseOptions, private readonly shifts = new Map<number, number>()) {}
 
-  private issue(node: Positioned, reason: string, warning = false) {
-    this.issues.push({ line: node.position?.start.line ?? 1, reason, ...(warning ? { warning } : {}) });
+  private issue(node: Positioned, reason: string, warning = false, hint?: string) {
+    const { start, end } = node.position ?? { start: { line: 1 } };
+    const col = (p: Point) => (p.column ?? 1) + (this.shifts.get(p.line - 1) ?? 0);
+    this.issues.push({
+      line: start.line, ...(start.column ? { column: col(start) } : {}),
+      ...(start.column && end?.column ? { endLine: end.line, endColumn: col(end) } : {}),
+      reason, ...(hint ? { hint } : {}), ...(warning ? { warning } : {}),
+    });
   }
 
   private define(entry: EmbeddedEntry): string {
@@ -238,7 +254,8 @@ class Converter {
       const node = group[k] as T;
       const line = node.position?.start.line ?? 1;
       if (node.type === 'html') {
-        parts.push({ raw: (node as Extract<RootContent, { type: 'html' }>).value, line });
+        const column = node.position?.start.column;
+        parts.push({ raw: (node as Extract<RootContent, { type: 'html' }>).value, line, ...(column ? { column } : {}) });
         continue;
       }
       const run: T[] = [node];
@@ -247,7 +264,13 @@ class Converter {
       parts.push({ slot: slots.length - 1, line });
     }
     const { tree, warnings, imagesWithoutAlt } = sanitiseHtml(parts, this.options.videoHosts ?? []);
-    for (const w of warnings) this.issues.push({ line: w.line, reason: w.reason, warning: true });
+    const shift = (line: number, column: number) => column + (this.shifts.get(line - 1) ?? 0);
+    for (const w of warnings) {
+      this.issues.push({
+        ...w, ...(w.column ? { column: shift(w.line, w.column) } : {}),
+        ...(w.endLine && w.endColumn ? { endColumn: shift(w.endLine, w.endColumn) } : {}), warning: true,
+      });
+    }
     for (const line of imagesWithoutAlt) this.issues.push({ line, reason: 'image needs alt text describing it (<img alt="…">)' });
     if (tree.children.length === 0 && slots.length === 0) return undefined;
     return this.define({ type: 'html', tree, slots, ...(inline ? { inline } : {}) });
@@ -370,7 +393,7 @@ class Converter {
     if (node.name === 'callout' || admonition) {
       const appearance = admonition ?? node.attributes?.appearance ?? 'info';
       if (!(CALLOUT_APPEARANCES as readonly string[]).includes(appearance)) {
-        this.issue(node, `callout appearance "${appearance}" is not one of ${CALLOUT_APPEARANCES.join(', ')}`);
+        this.issue(node, `callout appearance "${appearance}" is not one of ${CALLOUT_APPEARANCES.join(', ')}`, false, didYouMean(appearance, CALLOUT_APPEARANCES));
       }
       const entry: EmbeddedEntry = {
         type: 'callout', appearance: appearance as CalloutAppearance, body: doc(this.blocks(children)),
@@ -399,7 +422,8 @@ class Converter {
       this.sections[name] = doc(content);
       return [block(BLOCKS.HEADING_2, [text(SECTION_TITLES[name])]), ...content];
     }
-    this.issue(node, `unsupported embedded type ":::${node.name}"`);
+    this.issue(node, `unsupported embedded type ":::${node.name}"`, false,
+      didYouMean(node.name, ['callout', 'tabs', 'tab', ...Object.keys(DIRECTIVE_ADMONITIONS), ...(this.options.allowSections ? KB_SECTIONS : [])]));
     return [];
   }
 
@@ -444,7 +468,7 @@ class Converter {
         }
         return [block(BLOCKS.EMBEDDED_ENTRY, [], { ...entryTarget(attrs.id), line: node.position?.start.line })];
       default:
-        this.issue(node, `unsupported embedded type "::${node.name}"`);
+        this.issue(node, `unsupported embedded type "::${node.name}"`, false, didYouMean(node.name, ['anchor', 'image', 'video', 'media', 'fragment']));
         return [];
     }
   }
@@ -609,9 +633,9 @@ class Converter {
         const icon = key ? lookupIcon(key) : undefined;
         if (!icon) {
           const near = key ? nearestIcons(key) : [];
-          this.issue(node, key
-            ? `unknown icon "${key}"${near.length > 0 ? `; did you mean ${near.map((n) => `"${n}"`).join(', ')}?` : ''} (any Lucide icon name: lucide.dev/icons)`
-            : 'icon needs a key, e.g. :icon{key="settings"} (any Lucide icon name)');
+          const any = 'any Lucide icon name works: lucide.dev/icons';
+          if (key) this.issue(node, `unknown icon "${key}"`, false, near.length > 0 ? `did you mean ${quotedList(near)}? (${any})` : any);
+          else this.issue(node, 'icon needs a key, e.g. :icon{key="settings"}', false, any);
           return [];
         }
         return [this.embedInline(this.define({ type: 'icon', iconKey: key, nodes: icon.nodes }))];
@@ -632,7 +656,7 @@ class Converter {
         // Prose such as "Error:Timeout" parses as a directive; without a label or attributes it is text.
         const hasParts = node.children.length > 0 || Object.keys(attrs).length > 0;
         if (!hasParts) return [text(`:${node.name}`, marks)];
-        this.issue(node, `unsupported embedded type ":${node.name}"`);
+        this.issue(node, `unsupported embedded type ":${node.name}"`, false, didYouMean(node.name, ['link', 'icon', 'anchor', 'fragment']));
         return [];
       }
     }

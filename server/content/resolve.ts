@@ -73,8 +73,11 @@ export function compareVersions(a: string, b: string): number {
 }
 
 export function resolveContent(loaded: LoadedEntry[], problems: Problem[]): ImportPlan {
-  const fail = (entry: LoadedEntry, path: (string | number)[], reason: string, line?: number) =>
-    problems.push({ file: entry.file, line: line ?? entry.lineOf(path), field: path.join('.') || 'entry', reason });
+  const fail = (entry: LoadedEntry, path: (string | number)[], reason: string, line?: number, hint?: string) =>
+    problems.push({
+      file: entry.file, ...(line !== undefined ? { line } : entry.positionOf?.(path) ?? { line: entry.lineOf(path) }),
+      field: path.join('.') || 'entry', reason, ...(hint ? { hint } : {}),
+    });
 
   // Ids are unique across the tree.
   const byId = new Map<string, LoadedEntry>();

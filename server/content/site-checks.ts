@@ -5,8 +5,9 @@
 import type { LoadedEntry } from './load.ts';
 import { deploymentsOf, deploymentValue, type DeploymentLabel } from './deployments.ts';
 import { colourProblem } from './theme.ts';
+import { nearestNames, quotedList } from './suggest.ts';
 
-type Fail = (entry: LoadedEntry, path: (string | number)[], reason: string) => void;
+type Fail = (entry: LoadedEntry, path: (string | number)[], reason: string, line?: number, hint?: string) => void;
 
 export function checkSite(loaded: LoadedEntry[], fail: Fail): readonly DeploymentLabel[] {
   const site = loaded.find((e) => e.kind === 'metadata');
@@ -29,9 +30,10 @@ export function checkSite(loaded: LoadedEntry[], fail: Fail): readonly Deploymen
   }
 
   const labels = deployments.map((d) => d.label).join(', ');
+  const names = deployments.flatMap((d) => [d.label, ...(d.aliases ?? [])]);
   const checkName = (entry: LoadedEntry, path: (string | number)[], name: unknown) => {
     if (typeof name === 'string' && !deploymentValue(deployments, name)) {
-      fail(entry, path, `"${name}" is not one of the site's deployments (${labels}); site.yaml deployments lists them`);
+      fail(entry, path, `"${name}" is not one of the site's deployments (${labels})`, undefined, hintFor(name, names, 'site.yaml deployments lists them'));
     }
   };
   const families = new Set<string>();
@@ -53,7 +55,9 @@ export function checkSite(loaded: LoadedEntry[], fail: Fail): readonly Deploymen
     (f.endOfSupport as { products?: unknown }[] | undefined)?.forEach((n, i) => {
       if (!Array.isArray(n?.products)) return;
       n.products.forEach((p, j) => {
-        if (typeof p === 'string' && !families.has(p)) fail(site, ['endOfSupport', i, 'products', j], `no product has productNameId "${p}"`);
+        if (typeof p === 'string' && !families.has(p)) {
+          fail(site, ['endOfSupport', i, 'products', j], `no product has productNameId "${p}"`, undefined, hintFor(p, families, `known: ${[...families].sort().join(', ')}`));
+        }
       });
     });
     const theme = f.theme;
@@ -65,4 +69,10 @@ export function checkSite(loaded: LoadedEntry[], fail: Fail): readonly Deploymen
     }
   }
   return deployments;
+}
+
+/** `did you mean "x"? (rest)`, or the rest alone when nothing is near. */
+function hintFor(name: string, known: Iterable<string>, rest: string): string {
+  const near = nearestNames(name, known);
+  return near.length > 0 ? `did you mean ${quotedList(near)}? (${rest})` : rest;
 }

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { ContentSnapshot } from '../content/load.ts';
 import { importContent, vacuumContent } from '../content/import.ts';
 import { checkLoaded } from '../content/import.ts';
-import { formatProblem, type Problem } from '../content/problems.ts';
+import { formatProblem, sourcesIn, type Problem } from '../content/problems.ts';
 import { watchTree } from './watcher.ts';
 import { CLIENT_JS, OVERLAY_CSS, overlayHtml } from './overlay.tsx';
 
@@ -122,7 +122,7 @@ export default fp<DevOptions>(async (app, opts) => {
       const body = html.search(/<body[^>]*>/);
       if (body >= 0) {
         const end = html.indexOf('>', body) + 1;
-        html = `${html.slice(0, end)}<!--dev-overlay-->${overlayHtml(status.problems)}<!--/dev-overlay-->${html.slice(end)}`;
+        html = `${html.slice(0, end)}<!--dev-overlay-->${overlayHtml(status.problems, sourcesIn(opts.contentDir))}<!--/dev-overlay-->${html.slice(end)}`;
       }
     }
     reply.removeHeader('etag');

@@ -51,44 +51,44 @@ t.test('the sample content imports whole, with every page routed', async (t) => 
 
 t.test('broken YAML is reported with its line', async (t) => {
   const problems = await refused(t, (dir) => edit(join(dir, 'collections/acme-cloud-basics.yaml'), 'title: Basics', 'title: [Basics'));
-  t.match(problems.join('\n'), /^collections\/acme-cloud-basics\.yaml:\d+: yaml: /m);
+  t.match(problems.join('\n'), /^collections\/acme-cloud-basics\.yaml:\d+:\d+: yaml: /m);
 });
 
 t.test('an unknown field is reported by name and line', async (t) => {
   const problems = await refused(t, (dir) => appendFile(join(dir, 'products/acme-cloud.yaml'), 'colour: blue\n'));
-  t.same(problems, ['products/acme-cloud.yaml:5: colour: unknown field']);
+  t.same(problems, ['products/acme-cloud.yaml:5:1: colour: unknown field']);
 });
 
 t.test('a missing required field is reported', async (t) => {
   const problems = await refused(t, (dir) => edit(join(dir, 'topics/acme-cloud/first-steps.md'), 'slug: first-steps\n', ''));
-  t.same(problems, ['topics/acme-cloud/first-steps.md:2: slug: is required']);
+  t.same(problems, ['topics/acme-cloud/first-steps.md:2:1: slug: is required']);
 });
 
 t.test('a wrong value names the allowed ones', async (t) => {
   const problems = await refused(t, (dir) => edit(join(dir, 'kb/acme/widget-crash.md'), 'platform: data-center-only', 'platform: mainframe'));
-  t.match(problems[0], /^kb\/acme\/widget-crash\.md:6: platform: must be one of: cloud-only, cloud-and-data-center, data-center-only, data-center-and-cloud-by-request$/);
+  t.match(problems[0], /^kb\/acme\/widget-crash\.md:6:11: platform: "mainframe" is not one of the allowed values \(allowed: cloud-only, cloud-and-data-center, data-center-only, data-center-and-cloud-by-request\)$/);
 });
 
 t.test('a missing reference is reported where it is made', async (t) => {
   const problems = await refused(t, (dir) => edit(join(dir, 'collections/acme-cloud-basics.yaml'), 'acme-cloud-draft]', 'acme-cloud-missing]'));
-  t.same(problems, ['collections/acme-cloud-basics.yaml:5: children.1: child "acme-cloud-missing" does not exist']);
+  t.same(problems, ['collections/acme-cloud-basics.yaml:5:36: children.1: child "acme-cloud-missing" does not exist']);
 });
 
 t.test('a duplicate id is reported with the first use', async (t) => {
   const problems = await refused(t, async (dir) => {
     await writeFile(join(dir, 'media/copy.yaml'), 'id: acme-screenshot\nimage: { url: /x.svg }\naltTag: Copy\n');
   });
-  t.same(problems, ['media/copy.yaml:1: id: duplicate id "acme-screenshot", already used in media/acme-screenshot.yaml:1']);
+  t.same(problems, ['media/copy.yaml:1:5: id: duplicate id "acme-screenshot", already used in media/acme-screenshot.yaml:1']);
 });
 
 t.test('a duplicate slug in one context is reported', async (t) => {
   const problems = await refused(t, (dir) => edit(join(dir, 'topics/acme-cloud/draft.md'), 'slug: upcoming-feature', 'slug: first-steps'));
-  t.match(problems.join('\n'), /topics\/acme-cloud\/(draft|first-steps)\.md:4: slug: duplicate path \/acme-cloud\/docs\/first-steps, already used by "acme-cloud-(first-steps|draft)"/);
+  t.match(problems.join('\n'), /topics\/acme-cloud\/(draft|first-steps)\.md:4:7: slug: duplicate path \/acme-cloud\/docs\/first-steps, already used by "acme-cloud-(first-steps|draft)"/);
 });
 
 t.test('a version the product does not have is reported', async (t) => {
   const problems = await refused(t, (dir) => edit(join(dir, 'topics/acme-data-center/upgrade.md'), '["2.0"]', '["2.0", "3.0"]'));
-  t.same(problems, ['topics/acme-data-center/upgrade.md:6: versions.1: version 3.0 is not one of the product\'s versions (1.0, 2.0)']);
+  t.same(problems, ['topics/acme-data-center/upgrade.md:6:19: versions.1: version 3.0 is not one of the product\'s versions (1.0, 2.0)']);
 });
 
 t.test('rich-text errors: every one reported, with lines', async (t) => {
@@ -100,12 +100,12 @@ t.test('rich-text errors: every one reported, with lines', async (t) => {
   const f = 'topics/acme-cloud/first-steps.md';
   t.same(problems, [
     `${f}:21: body: image needs alt text describing it (<img alt="…">)`,
-    `${f}:23: body: unsupported embedded type "::widget"`,
+    `${f}:23:1: body: unsupported embedded type "::widget"`,
     `${f}:25: body: embedded entry "no-such-media" does not exist`,
     `${f}:27: body: link target "nowhere" does not exist`,
     `${f}:29: body: no renderer for embedded entry type "product" ("acme-cloud")`,
-    `${f}:31: body: image /assets/content/board-view.svg needs alt text describing it`,
-    `${f}:33: body: callout appearance "purple" is not one of info, tip, warning, error, success`,
+    `${f}:31:1: body: image /assets/content/board-view.svg needs alt text describing it`,
+    `${f}:33:1: body: callout appearance "purple" is not one of info, tip, warning, error, success`,
   ].sort());
 });
 
@@ -126,7 +126,7 @@ t.test('a site path in a structural field must lead to a page', async (t) => {
       '  - { id: f2, url: /acme-cloud/docs/gone, linkText: Gone }', '',
     ].join('\n'));
   });
-  t.same(problems, ['featured/home.yaml:5: featuredEntries.1.url: no page at /acme-cloud/docs/gone']);
+  t.same(problems, ['featured/home.yaml:5:20: featuredEntries.1.url: no page at /acme-cloud/docs/gone']);
 });
 
 t.test('a file in no known folder is refused', async (t) => {
@@ -175,9 +175,9 @@ t.test('a NUL character is reported by file, line and field, and nothing is writ
 t.test('the credits list (credits overlay) is checked like any field', async (t) => {
   const missing = await refused(t, (dir) => appendFile(join(dir, 'site.yaml'), 'credits:\n  - { name: Someone Made-Up }\n'));
   t.equal(missing.length, 1);
-  t.match(missing[0], /^site\.yaml:\d+: credits\.0\.role: is required$/);
+  t.match(missing[0], /^site\.yaml:\d+:\d+: credits\.0\.role: is required$/);
   const extra = await refused(t, (dir) => appendFile(join(dir, 'site.yaml'), 'credits:\n  - { name: A, role: B, email: a@example.test }\n'));
-  t.match(extra[0], /^site\.yaml:\d+: credits\.0\.email: unknown field$/);
+  t.match(extra[0], /^site\.yaml:\d+:\d+: credits\.0\.email: unknown field$/);
   const notList = await refused(t, (dir) => appendFile(join(dir, 'site.yaml'), 'credits: everyone\n'));
-  t.match(notList[0], /^site\.yaml:\d+: credits: /);
+  t.match(notList[0], /^site\.yaml:\d+:\d+: credits: /);
 });

@@ -15,7 +15,7 @@ const videoHosts = ['video.example'];
 function parse(name: string) {
   const source = readFileSync(new URL(name, FIXTURES), 'utf8');
   const parsed = parseMarkdown(source, { idPrefix: 'page', videoHosts });
-  const errors = parsed.issues.filter((i) => !i.warning).map((i) => `${i.line}: ${i.reason}`);
+  const errors = parsed.issues.filter((i) => !i.warning).map((i) => `${i.line}: ${i.reason}${i.hint ? ` (${i.hint})` : ''}`);
   const warnings = parsed.issues.filter((i) => i.warning).map((i) => `${i.line}: ${i.reason}`);
   return { parsed, errors, warnings };
 }
@@ -95,7 +95,7 @@ t.test('admonitions of Docusaurus, Starlight, MkDocs and GitHub are callouts', a
 
 t.test('MkDocs admonitions keep the lines of what follows them', async (t) => {
   const source = ['!!! note', '    Body.', '', ':::widget', ':::', ''].join('\n');
-  t.same(parseMarkdown(source, { idPrefix: 'p' }).issues, [{ line: 4, reason: 'unsupported embedded type ":::widget"' }]);
+  t.same(parseMarkdown(source, { idPrefix: 'p' }).issues, [{ line: 4, column: 1, endLine: 5, endColumn: 4, reason: 'unsupported embedded type ":::widget"' }]);
 });
 
 t.test('footnotes, reference links, task lists, alignment, figures, inline images, heading ids, tabs, videos, icons', async (t) => {
@@ -131,7 +131,7 @@ t.test('refused constructs are errors with their lines; an unknown icon suggests
     '7: video host other.example is not one of the site\'s videoHosts (video.example)',
     '9: video needs a title describing it: ::video{src="…" title="…"}',
     '11: image needs alt text describing it (<img alt="…">)',
-    '13: unknown icon "calender"; did you mean "calendar", "blender", "cylinder"? (any Lucide icon name: lucide.dev/icons)',
+    '13: unknown icon "calender" (did you mean "calendar", "blender" or "cylinder"? (any Lucide icon name works: lucide.dev/icons))',
   ]);
 });
 
@@ -144,7 +144,7 @@ t.test('an import reports HTML removals as warnings with file and line, and goes
   await appendFile(join(dir, 'topics/acme-cloud/draft.md'), '\n::video{src="https://video.example/embed/1" title="One"}\n');
   const { problems, warnings, plan } = await checkContent(dir);
   t.same(problems.map(formatProblem), []);
-  t.same(warnings.map(formatProblem), [`${file}:${lines + 3}: body: warning: removed the onmouseover attribute of <b>: scripts are not allowed in a body`]);
+  t.same(warnings.map(formatProblem), [`${file}:${lines + 3}:4: body: warning: removed the onmouseover attribute of <b>: scripts are not allowed in a body`]);
   const row = plan.entries.find((e) => e.id === 'acme-cloud-first-steps');
   t.match(row?.html, '<kbd>Esc</kbd>');
   t.match(row?.html, '<b>Bold</b>');

@@ -27,11 +27,11 @@ t.test('deployment labels, end-of-support products and colours are checked again
   });
   const { problems } = await checkContent(dir);
   t.same(problems.map(formatProblem), [
-    'kb/quillbook/sync-stalls.md:10: productVersions.1.platform: "Data Center" is not one of the site\'s deployments (SaaS, On-premises); site.yaml deployments lists them',
-    'products/quillbook-saas.yaml:5: deployment: "Cloud" is not one of the site\'s deployments (SaaS, On-premises); site.yaml deployments lists them',
-    'site.yaml:11: deployments.1.aliases.1: "SaaS" already names the cloud deployment',
-    'site.yaml:17: endOfSupport.0.products.1: no product has productNameId "inkwell"',
-    'site.yaml:20: theme.accentText: "red; } body { display: none" is not a CSS colour (a hex colour such as #0c66e4, or rgb(), hsl(), oklch() …)',
+    'kb/quillbook/sync-stalls.md:10:49: productVersions.1.platform: "Data Center" is not one of the site\'s deployments (SaaS, On-premises) (site.yaml deployments lists them)',
+    'products/quillbook-saas.yaml:5:13: deployment: "Cloud" is not one of the site\'s deployments (SaaS, On-premises) (site.yaml deployments lists them)',
+    'site.yaml:11:71: deployments.1.aliases.1: "SaaS" already names the cloud deployment',
+    'site.yaml:17:27: endOfSupport.0.products.1: no product has productNameId "inkwell" (known: quillbook)',
+    'site.yaml:20:15: theme.accentText: "red; } body { display: none" is not a CSS colour (a hex colour such as #0c66e4, or rgb(), hsl(), oklch() …)',
   ]);
 });
 

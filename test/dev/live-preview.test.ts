@@ -74,7 +74,8 @@ t.test('live preview: a save is served, a broken save shows its problems over th
   t.pass('the problem names the file and field');
   const page = (await app.inject({ url: TOPIC })).body;
   t.match(page, /<body[^>]*><!--dev-overlay--><div id="signpost-dev-overlay" role="alert"/, 'the overlay comes first in the page');
-  t.match(page, new RegExp(`<code>${FILE}:4: yaml: [^<]+</code>`), 'as file:line: field: reason');
+  t.match(page, new RegExp(`<code>${FILE}:4:\\d+: <strong class="error">error</strong>: yaml: [^<]+</code>`), 'as file:line:col: error: field: reason');
+  t.match(page, /<pre tabindex="0"> 4 \| slug: first-steps\n {3}\| \^<\/pre>/, 'the line and a caret where the parser stopped');
   t.equal(page.split('/__dev/client.js').length, 2, 'the script is added once, to a page the page cache kept too');
   t.match(page, 'Welcome to Acme, now live.', 'the last good content keeps serving underneath');
   t.notMatch(page, 'Broken save.');

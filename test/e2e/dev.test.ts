@@ -6,6 +6,7 @@ import { chromium } from 'playwright-core';
 import { findChromiumOrPlaywright, CHROMIUM_ARGS } from '../../scripts/find-chromium.mjs';
 import { tempContent } from '../helpers/build.ts';
 import { buildDev } from '../dev/helpers.ts';
+import { axeViolations } from './browser.ts';
 
 const TOPIC = '/acme-cloud/docs/first-steps';
 const FILE = 'topics/acme-cloud/first-steps.md';
@@ -19,7 +20,7 @@ t.test('npm run dev in a browser: a save shows without a reload, a broken save s
   if (!executablePath) throw new Error('No Chromium found: run `node scripts/ensure-browser.mjs` for how to get one.');
   const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
   t.teardown(() => browser.close());
-  const page = await browser.newPage();
+  const page = await (await browser.newContext()).newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('response', (response) => {
@@ -37,12 +38,15 @@ t.test('npm run dev in a browser: a save shows without a reload, a broken save s
   await writeFile(join(dir, FILE), text.replace('title: First steps', 'title: [First steps'));
   const overlay = page.locator('#signpost-dev-overlay');
   // A write may be seen half done first (an empty file): wait for the overlay of the whole save.
-  await page.locator('#signpost-dev-overlay', { hasText: `${FILE}:4: yaml:` }).waitFor({ state: 'visible', timeout: 15_000 });
-  t.match(await overlay.innerText(), `${FILE}:4: yaml:`, 'the overlay lists the problem as file:line: field: reason');
+  const heading = new RegExp(`${FILE}:4:\\d+: error: yaml:`);
+  await page.locator('#signpost-dev-overlay', { hasText: heading }).waitFor({ state: 'visible', timeout: 15_000 });
+  t.match(await overlay.innerText(), heading, 'the overlay lists the problem as file:line:col: error: field: reason');
   const box = await overlay.boundingBox();
   const viewport = page.viewportSize();
   t.ok(box && viewport && box.width >= viewport.width && box.height >= viewport.height, 'the overlay covers the page');
   t.equal(await page.locator('#signpost-dev-overlay h2').count(), 1);
+  t.match(await overlay.innerText(), / 4 \| slug: first-steps\n {3}\| \^/, 'the source line and its caret');
+  t.same(await axeViolations(page), [], 'the overlay passes axe');
 
   await writeFile(join(dir, FILE), text);
   await overlay.waitFor({ state: 'detached', timeout: 15_000 });

@@ -111,7 +111,7 @@ t.test('with no content stored, a broken tree stops start-up with its problems',
   const { appendFile } = await import('node:fs/promises');
   const dir = await tempContent(t);
   await appendFile(`${dir}/products/acme-cloud.yaml`, 'colour: blue\n');
-  await t.rejects(build(t, { contentDir: dir }), /products\/acme-cloud\.yaml:5: colour: unknown field/);
+  await t.rejects(build(t, { contentDir: dir }), /products\/acme-cloud\.yaml:5:1: colour: unknown field/);
 });
 
 t.test('pages are sent compressed to clients that accept it', async (t) => {

@@ -36,8 +36,8 @@ t.test('the import command hands the import to the running server', { skip: proc
   await writeFile(topic, (await readFile(topic, 'utf8')).replace(/^title: .*$/m, 'title: Broken\ncolour: red'));
   const broken = await runScript('scripts/import.ts', [changed], { DATA_DIR: dataDir });
   t.equal(broken.code, 1, 'problems: exit code 1');
-  t.match(broken.stderr, /topics\/acme-cloud\/first-steps\.md:\d+: colour: unknown field/, 'each problem as file:line: field: reason');
-  t.match(broken.stderr, '1 problem; nothing was written.');
+  t.match(broken.stderr, /topics\/acme-cloud\/first-steps\.md:\d+:1: error: colour: unknown field\n \d+ \| colour: red\n/, 'each problem compiler style, its line read from the tree');
+  t.match(broken.stderr, '1 error; nothing was written.');
 
   // Only the token opens the endpoint.
   for (const authorization of [undefined, 'Bearer wrong', `Basic ${admin?.token}`]) {

@@ -33,14 +33,16 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 /**
  * Rewrites MkDocs admonitions as callout directives before parsing, keeping every other line where it
  * was (the body is only unindented; the closing fence takes the blank line after the body), so lines
- * in messages stay right.
+ * in messages stay right; `shifts` says how many characters were taken off the start of each line
+ * (0-based), so columns can be given as they are in the file.
  */
-export function mkdocsAdmonitions(source: string): string {
-  if (!source.includes('!!!') && !source.includes('???')) return source;
-  return convert(source.split('\n'), 0).join('\n');
+export function mkdocsAdmonitionsWithShifts(source: string): { text: string; shifts: Map<number, number> } {
+  const shifts = new Map<number, number>();
+  if (!source.includes('!!!') && !source.includes('???')) return { text: source, shifts };
+  return { text: convert(source.split('\n'), 0, 0, shifts).join('\n'), shifts };
 }
 
-function convert(lines: string[], depth: number): string[] {
+function convert(lines: string[], depth: number, first = 0, shifts = new Map<number, number>()): string[] {
   const out: string[] = [];
   let fence: string | null = null;
   for (let i = 0; i < lines.length; i++) {
@@ -69,11 +71,15 @@ function convert(lines: string[], depth: number): string[] {
       if (/^( {4}|\t)/.test(next)) end = j;
       else break;
     }
-    const body = lines.slice(i + 1, end + 1).map((l) => l.replace(/^( {4}|\t)/, ''));
+    const body = lines.slice(i + 1, end + 1).map((l, k) => {
+      const indent = /^( {4}|\t)/.exec(l)?.[0].length ?? 0;
+      if (indent) shifts.set(first + i + 1 + k, (shifts.get(first + i + 1 + k) ?? 0) + indent);
+      return l.slice(indent);
+    });
     const colons = ':'.repeat(Math.max(3, 12 - depth));
     const title = m[3] ?? titleOf(type);
     const attrs = [`appearance="${MKDOCS[type] ?? 'info'}"`, ...(title ? [`heading="${title.replace(/"/g, '&quot;')}"`] : [])];
-    out.push(`${colons}callout{${attrs.join(' ')}}`, ...convert(body, depth + 1));
+    out.push(`${colons}callout{${attrs.join(' ')}}`, ...convert(body, depth + 1, first + i + 1, shifts));
     const after = lines[end + 1];
     if (after !== undefined && after.trim() === '') {
       out.push(colons);

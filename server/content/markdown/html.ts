@@ -71,6 +71,10 @@ function schemaInfo(videoHosts: readonly string[]) {
 
 export interface HtmlWarning {
   line: number;
+  /** Where the removed tag or attribute is written (1-based column; the end, just past it), when found. */
+  column?: number;
+  endLine?: number;
+  endColumn?: number;
   reason: string;
 }
 
@@ -118,7 +122,7 @@ function escapeUnknownTags(value: string): string {
   return value.replace(TAG, (whole, _c: string, name: string) => (isHtmlTag(name) ? whole : whole.replace(/</g, '&lt;')));
 }
 
-export type HtmlPart = { raw: string; line: number } | { slot: number; line: number };
+export type HtmlPart = { raw: string; line: number; column?: number } | { slot: number; line: number; column?: number };
 
 /**
  * Parses raw HTML pieces and slots into one sanitised tree. `inline` pieces are phrasing content.
@@ -131,7 +135,7 @@ export function sanitiseHtml(parts: HtmlPart[], videoHosts: readonly string[]): 
     : { type: 'element', tagName: SLOT_TAG, properties: { dataSlot: String(part.slot) }, children: [], position: { start: { line: part.line, column: 1 }, end: { line: part.line, column: 1 } } }));
   const parsed = raw({ type: 'root', children }) as HastRoot;
   const firstLine = parts[0]?.line ?? 1;
-  const warnings: HtmlWarning[] = [];
+  const warnings: (HtmlWarning & { at?: RegExp })[] = [];
   const imagesWithoutAlt: number[] = [];
   const hostPattern = (schema.attributes?.iframe?.find((d) => Array.isArray(d) && d[0] === 'src') as [string, RegExp] | undefined)?.[1];
 
@@ -148,23 +152,23 @@ export function sanitiseHtml(parts: HtmlPart[], videoHosts: readonly string[]): 
       if (tag === 'iframe') {
         const src = String(child.properties.src ?? '');
         if (!hostPattern || !hostPattern.test(src)) {
-          warnings.push({ line, reason: `removed <iframe>${src ? ` from ${hostOf(src)}` : ''}: only videos from the site's videoHosts may be embedded` });
+          warnings.push({ line, at: openTag('iframe'), reason: `removed <iframe>${src ? ` from ${hostOf(src)}` : ''}: only videos from the site's videoHosts may be embedded` });
           continue;
         }
       }
       if (!schema.tagNames?.includes(tag)) {
         if (schema.strip?.includes(tag)) {
-          warnings.push({ line, reason: `removed <${tag}> and its content: it is not allowed in a body` });
+          warnings.push({ line, at: openTag(tag), reason: `removed <${tag}> and its content: it is not allowed in a body` });
           continue;
         }
-        warnings.push({ line, reason: `removed the <${tag}> tag (its content is kept): it is not allowed in a body` });
+        warnings.push({ line, at: openTag(tag), reason: `removed the <${tag}> tag (its content is kept): it is not allowed in a body` });
       } else {
         const ok = new Set([...(allowed.get('*') ?? []), ...(allowed.get(tag) ?? [])]);
         for (const [prop, value] of Object.entries(child.properties as Properties)) {
           if (!ok.has(prop)) {
-            warnings.push({ line, reason: `removed the ${attributeName(prop)} attribute of <${tag}>: ${/^on/i.test(prop) ? 'scripts are' : prop === 'style' ? 'inline styles are' : 'it is'} not allowed in a body` });
+            warnings.push({ line, at: attribute(tag, attributeName(prop)), reason: `removed the ${attributeName(prop)} attribute of <${tag}>: ${/^on/i.test(prop) ? 'scripts are' : prop === 'style' ? 'inline styles are' : 'it is'} not allowed in a body` });
           } else if ((prop === 'href' || prop === 'src') && typeof value === 'string' && !urlAllowed(value, schema.protocols?.[prop] ?? [])) {
-            warnings.push({ line, reason: `removed the ${prop} ${JSON.stringify(value.slice(0, 60))} of <${tag}>: only ${prop === 'href' ? 'http(s), mailto, tel and site' : 'http(s) and site'} addresses are allowed` });
+            warnings.push({ line, at: attribute(tag, prop), reason: `removed the ${prop} ${JSON.stringify(value.slice(0, 60))} of <${tag}>: only ${prop === 'href' ? 'http(s), mailto, tel and site' : 'http(s) and site'} addresses are allowed` });
           }
         }
         if (tag === 'img' && String(child.properties.alt ?? '').trim() === '') imagesWithoutAlt.push(line);
@@ -175,6 +179,7 @@ export function sanitiseHtml(parts: HtmlPart[], videoHosts: readonly string[]): 
     node.children = kept as typeof node.children;
   };
   walk(parsed, firstLine);
+  locate(parts, warnings);
   const tree = sanitize(parsed, schema) as HastRoot;
   stripPositions(tree);
   delete tree.data;
@@ -215,4 +220,42 @@ function stripPositions(node: { position?: unknown; children?: unknown[] }) {
  */
 export function resanitise(tree: HastRoot): HastRoot {
   return sanitize(tree, schemaInfo(ANY_HOST).schema) as HastRoot;
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Where an opening tag is written: `<name`. */
+const openTag = (name: string) => new RegExp(`<${escapeRe(name)}(?=[\\s/>])`, 'gi');
+/** Where an attribute of a tag is written: its name, inside the tag. */
+const attribute = (tag: string, name: string) => new RegExp(`(?<=<${escapeRe(tag)}\\s(?:[^>"']|"[^"]*"|'[^']*')*?)\\b${escapeRe(name)}\\b(?:\\s*=\\s*(?:"[^"]*"|'[^']*'|[^\\s>]+))?`, 'gi');
+
+/**
+ * Gives each warning the line and column of what it is about, found in the raw HTML as written (the
+ * parser keeps no positions for it): each occurrence once, in order.
+ */
+function locate(parts: HtmlPart[], warnings: (HtmlWarning & { at?: RegExp })[]) {
+  const used = new Map<string, number>();
+  for (const w of warnings) {
+    const at = w.at;
+    delete w.at;
+    if (!at) continue;
+    let skip = used.get(at.source) ?? 0;
+    used.set(at.source, skip + 1);
+    for (const part of parts) {
+      if (!('raw' in part)) continue;
+      let m: RegExpExecArray | null = null;
+      at.lastIndex = 0;
+      while ((m = at.exec(part.raw)) && skip > 0) skip -= 1;
+      if (!m) continue;
+      const point = (index: number) => {
+        const before = part.raw.slice(0, index);
+        const nl = before.lastIndexOf('\n');
+        const lines = before.split('\n').length - 1;
+        return { line: part.line + lines, column: nl < 0 ? (part.column ?? 1) + index : index - nl };
+      };
+      const start = point(m.index);
+      const end = point(m.index + m[0].length);
+      Object.assign(w, { line: start.line, column: start.column, endLine: end.line, endColumn: end.column });
+      break;
+    }
+  }
 }

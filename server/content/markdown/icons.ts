@@ -5,6 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import type { IconNodes } from '../rich-text.ts';
+import { nearestNames } from '../suggest.ts';
 
 const ALIASES: Record<string, string> = { add: 'plus', more: 'ellipsis', warning: 'triangle-alert' };
 
@@ -39,31 +40,5 @@ export function lookupIcon(name: string): { name: string; nodes: IconNodes } | u
 
 /** The names nearest to a misspelt one (edit distance, then shared prefix), at most `count`. */
 export function nearestIcons(name: string, count = 3): string[] {
-  const key = keyOf(name);
-  const scored: { name: string; d: number }[] = [];
-  const limit = Math.max(2, Math.floor(key.length / 3));
-  for (const [k, icon] of icons()) {
-    const d = distance(key, k, limit);
-    if (d <= limit) scored.push({ name: icon.name, d: d - (k.startsWith(key) || key.startsWith(k) ? 2 : 0) });
-  }
-  scored.sort((a, b) => a.d - b.d || a.name.length - b.name.length || a.name.localeCompare(b.name));
-  return [...new Set(scored.map((s) => s.name))].slice(0, count);
-}
-
-/** Levenshtein distance, giving up past `max`. */
-function distance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const v = Math.min((prev[j] as number) + 1, (row[j - 1] as number) + 1, (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
-      row.push(v);
-      if (v < best) best = v;
-    }
-    if (best > max) return max + 1;
-    prev = row;
-  }
-  return prev[b.length] as number;
+  return nearestNames(name, [...icons().values()].map((icon) => icon.name), count, keyOf);
 }
