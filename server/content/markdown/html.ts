@@ -124,7 +124,7 @@ export type HtmlPart = { raw: string; line: number } | { slot: number; line: num
  * Parses raw HTML pieces and slots into one sanitised tree. `inline` pieces are phrasing content.
  * Returns the tree and what the sanitiser removed.
  */
-export function sanitiseHtml(parts: HtmlPart[], videoHosts: readonly string[]): { tree: HastRoot; warnings: HtmlWarning[]; imagesWithoutAlt: number[] } {
+export function sanitiseHtml(parts: HtmlPart[], videoHosts: readonly string[]): { tree: HastRoot; warnings: HtmlWarning[]; imagesWithoutAlt: number[]; urlLines: number[] } {
   const { schema, allowed } = schemaInfo(videoHosts);
   const children: HastContent[] = parts.map((part) => ('raw' in part
     ? { type: 'raw', value: escapeUnknownTags(part.raw), position: { start: { line: part.line, column: 1 }, end: { line: part.line, column: 1 } } } as unknown as HastContent
@@ -133,6 +133,8 @@ export function sanitiseHtml(parts: HtmlPart[], videoHosts: readonly string[]): 
   const firstLine = parts[0]?.line ?? 1;
   const warnings: HtmlWarning[] = [];
   const imagesWithoutAlt: number[] = [];
+  /** Lines of the links and images kept, in document order (the import checks where they lead). */
+  const urlLines: number[] = [];
   const hostPattern = (schema.attributes?.iframe?.find((d) => Array.isArray(d) && d[0] === 'src') as [string, RegExp] | undefined)?.[1];
 
   const walk = (node: HastRoot | Element, inherited: number) => {
@@ -168,6 +170,7 @@ export function sanitiseHtml(parts: HtmlPart[], videoHosts: readonly string[]): 
           }
         }
         if (tag === 'img' && String(child.properties.alt ?? '').trim() === '') imagesWithoutAlt.push(line);
+        if ((tag === 'a' && child.properties.href !== undefined) || (tag === 'img' && child.properties.src !== undefined)) urlLines.push(line);
       }
       walk(child, line);
       kept.push(child);
@@ -178,7 +181,7 @@ export function sanitiseHtml(parts: HtmlPart[], videoHosts: readonly string[]): 
   const tree = sanitize(parsed, schema) as HastRoot;
   stripPositions(tree);
   delete tree.data;
-  return { tree, warnings, imagesWithoutAlt };
+  return { tree, warnings, imagesWithoutAlt, urlLines };
 }
 
 function attributeName(prop: string): string {

@@ -51,7 +51,7 @@ export function nearestIcons(name: string, count = 3): string[] {
 }
 
 /** Levenshtein distance, giving up past `max`. */
-function distance(a: string, b: string, max: number): number {
+export function distance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
