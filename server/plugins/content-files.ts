@@ -43,7 +43,8 @@ export default fp(async (app) => {
     const cached = held.peek(hash);
     const file = cached ? await cached : await load(hash);
     if (!cached && file && file.body.length <= HELD_BYTES) held.set(hash, Promise.resolve(file));
-    if (!file) return reply.callNotFound();
+    // The name is part of the address: another name for the same bytes is not one.
+    if (!file || file.name !== request.params.name) return reply.callNotFound();
     reply.header('x-content-type-options', 'nosniff');
     const disposition = INLINE.test(file.type) ? 'inline' : 'attachment';
     reply.header('content-disposition', `${disposition}; filename*=UTF-8''${encodeURIComponent(file.name)}`);
