@@ -1,8 +1,10 @@
 import t from 'tap';
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { importContent } from '../../server/content/import.ts';
 import { ContentError } from '../../server/content/problems.ts';
+import { ContentSnapshot } from '../../server/content/load.ts';
+import { checkLoaded } from '../../server/content/import.ts';
 import { build, tempContent } from '../helpers/build.ts';
 
 const LINKS = join(import.meta.dirname, '../fixtures/links');
@@ -55,4 +57,27 @@ t.test('files beside the Markdown are stored with the entries and served by cont
   t.same(await stored(), ['login.png', 'logo.svg']);
   t.equal((await app.inject({ method: 'GET', url: pdf })).statusCode, 404, 'the removed file is gone');
   t.equal((await app.inject({ method: 'GET', url: png })).statusCode, 200, 'the others stay');
+});
+
+t.test('live preview re-reads a changed or removed image and checks the tree again', async (t) => {
+  const dir = await tempContent(t);
+  await cp(join(LINKS, 'accepted'), dir, { recursive: true });
+  const snapshot = new ContentSnapshot(dir);
+  await snapshot.loadAll();
+  const first = checkLoaded(snapshot.result());
+  t.same(first.problems, []);
+  const png = 'topics/acme-cloud/admin/img/login.png';
+  t.same(await snapshot.update([png]), [], 'an unchanged file is no change');
+
+  await writeFile(join(dir, png), Buffer.concat([await readFile(join(dir, png)), Buffer.from([0])]));
+  t.same(await snapshot.update([png]), [png]);
+  const changed = checkLoaded(snapshot.result());
+  t.not(changed.digest, first.digest, 'a changed image is a changed tree');
+  t.not(changed.plan.files.find((f) => f.name === 'login.png')?.hash, first.plan.files.find((f) => f.name === 'login.png')?.hash);
+
+  await rm(join(dir, 'topics/acme-cloud/admin/img'), { recursive: true });
+  await snapshot.update(['topics/acme-cloud/admin/img']);
+  t.match(checkLoaded(snapshot.result()).problems.map((p) => `${p.file}:${p.line}: ${p.reason}`),
+    [/sso\.md:11: image \.\/img\/login\.png: no file/, /sso\.md:17: image img\/login\.png: no file/, /links\.md:12: image admin\/img\/login\.png: no file/],
+    'a removed folder of images is missing at once');
 });
