@@ -16,7 +16,7 @@ export const FILE_TYPES: Readonly<Record<string, string>> = {
   '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp',
   '.avif': 'image/avif', '.svg': 'image/svg+xml', '.ico': 'image/x-icon',
   '.pdf': 'application/pdf', '.zip': 'application/zip', '.txt': 'text/plain; charset=utf-8',
-  '.csv': 'text/csv; charset=utf-8', '.json': 'application/json', '.mp4': 'video/mp4', '.webm': 'video/webm',
+  '.csv': 'text/csv; charset=utf-8', '.json': 'application/json',
 };
 const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp', '.avif', '.svg', '.ico']);
 

@@ -19,7 +19,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const HELD_BYTES = 1024 * 1024;
 const HELD_FILES = 64;
 const TEXT = /^(?:text\/|image\/svg\+xml|application\/json)/;
-const INLINE = /^(?:image\/|text\/|application\/pdf|application\/json|video\/)/;
+const INLINE = /^(?:image\/|text\/|application\/pdf|application\/json)/;
 const SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox";
 
 interface Served extends PreparedAsset { name: string }
