@@ -11,6 +11,7 @@ import dbPlugin from './plugins/db.ts';
 import contentPlugin from './plugins/content.ts';
 import assetsPlugin from './plugins/assets.ts';
 import themePlugin from './plugins/theme.ts';
+import contentFiles from './plugins/content-files.ts';
 import renderPlugin from './plugins/render.ts';
 import secretsPlugin from './plugins/secrets.ts';
 import sameOrigin from './plugins/same-origin.ts';
@@ -138,6 +139,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(personalResponses);
   await fastify.register(assetsPlugin);
   await fastify.register(themePlugin);
+  await fastify.register(contentFiles);
   await fastify.register(unavailablePlugin);
 
   // The API's schemas, published as OpenAPI at /gateway/api/help-content/v2/openapi.json.

@@ -8,9 +8,10 @@ import { loadContent, type LoadOptions, type LoadResult } from './load.ts';
 import { resolveContent, type EntryRow, type RouteRow } from './resolve.ts';
 import { ContentError, type Problem } from './problems.ts';
 import { rebuildSearchDocuments } from '../search/documents.ts';
+import { writeFiles } from './files.ts';
 
 /** Bump when the importer's output changes, so unchanged content is imported again. */
-export const IMPORT_FORMAT = 5;
+export const IMPORT_FORMAT = 6;
 export const CONTENT_CHANNEL = 'signpost_content';
 const BATCH = 500;
 
@@ -48,18 +49,30 @@ export function checkLoaded(loaded: LoadResult, readMs = 0) {
   const t1 = performance.now();
   const found: Problem[] = loaded.problems.filter((p) => p.severity !== 'warning');
   const warnings = loaded.problems.filter((p) => p.severity === 'warning');
-  const plan = resolveContent(loaded.entries, found);
-  // One message per file, line and field: a missing slug is not also a broken link.
+  const plan = resolveContent(loaded.entries, found, { contentFiles: loaded.contentFiles, treeFiles: loaded.files.map((f) => f.path) });
+  movePlanWarnings(found, warnings);
+  // One message per file, line (and column, where known) and field: a missing slug is not also a broken link.
   const seen = new Set<string>();
   const problems = found.filter((p) => {
-    const key = `${p.file}\0${p.line}\0${p.field}`;
+    const key = `${p.file}\0${p.line}\0${p.column ?? ''}\0${p.field}`;
     return seen.has(key) ? false : (seen.add(key), true);
   });
   problems.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
   warnings.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
   const digest = createHash('sha256').update(`format ${IMPORT_FORMAT}\n`);
   for (const file of loaded.files) digest.update(`${file.path}\0${file.text}\0`);
+  digestFiles(digest, plan.files);
   return { plan, problems, warnings, digest: digest.digest('hex'), readMs, checkMs: performance.now() - t1 };
+}
+
+/** Warnings of the whole-tree checks (a link to a heading that is not there) do not stop the import. */
+function movePlanWarnings(found: Problem[], warnings: Problem[]) {
+  for (let i = found.length - 1; i >= 0; i--) if (found[i]?.severity === 'warning') warnings.push(...found.splice(i, 1));
+}
+
+/** The files the bodies use are part of what is imported: a changed image is a changed tree. */
+function digestFiles(digest: ReturnType<typeof createHash>, files: { hash: string; name: string }[]) {
+  for (const file of files) digest.update(`file\0${file.name}\0${file.hash}\0`);
 }
 
 export async function currentDigest(db: Queryable): Promise<string | undefined> {
@@ -90,6 +103,7 @@ export async function importContent(db: Db, dir: string, options: ImportOptions 
       options.onProgress?.('write', done, plan.entries.length);
     }
     for (let i = 0; i < plan.routes.length; i += BATCH * 4) await insertRoutes(tx, plan.routes.slice(i, i + BATCH * 4));
+    await writeFiles(tx, plan.files);
     await rebuildSearchDocuments(tx);
     await tx.query('delete from search_vocabulary');
     const words = vocabulary(plan.entries);

@@ -15,6 +15,7 @@ import { schemaErrors } from './schema-errors.ts';
 import { urlFieldErrors } from './url-fields.ts';
 import type { Position, Problem } from './problems.ts';
 import { workerUrl } from '../worker-url.ts';
+import { FILE_TYPES, isFilePath, readContentFile, type ContentFile } from './files.ts';
 
 export interface LoadedEntry {
   kind: EntryKind;
@@ -37,6 +38,8 @@ export interface LoadResult {
   entries: LoadedEntry[];
   problems: Problem[];
   files: { path: string; text: string }[];
+  /** Images and other files of the tree (files.ts), by path. */
+  contentFiles?: Map<string, ContentFile>;
 }
 
 const FOLDER_KIND = new Map<string, keyof typeof ENTRY_KINDS>(
@@ -81,7 +84,9 @@ export interface LoadOptions {
 }
 
 export async function loadContent(dir: string, onProgress?: (done: number, total: number) => void, options: LoadOptions = {}): Promise<LoadResult> {
-  const paths = await listContentFiles(dir);
+  const listed = await listContentFiles(dir);
+  const paths = listed.filter((p) => !isFilePath(p));
+  const contentFiles = await readContentFiles(dir, listed.filter(isFilePath));
   const files: LoadResult['files'] = new Array(paths.length);
   for (let i = 0; i < paths.length; i += READ_CONCURRENCY) {
     await Promise.all(paths.slice(i, i + READ_CONCURRENCY).map(async (path, j) => {
@@ -106,7 +111,15 @@ export async function loadContent(dir: string, onProgress?: (done: number, total
     }
   }
   if (paths.length === 0) problems.push({ file: '.', line: 1, field: 'content', reason: `no content files found in ${dir}` });
-  return { entries, problems, files };
+  return { entries, problems, files, contentFiles };
+}
+
+async function readContentFiles(dir: string, paths: string[]): Promise<Map<string, ContentFile>> {
+  const out = new Map<string, ContentFile>();
+  for (let i = 0; i < paths.length; i += READ_CONCURRENCY) {
+    for (const file of await Promise.all(paths.slice(i, i + READ_CONCURRENCY).map((path) => readContentFile(dir, path)))) out.set(file.path, file);
+  }
+  return out;
 }
 
 /** Parses the files in worker threads, in batches; the results keep the files' order. */
@@ -184,7 +197,7 @@ export function loadFile(path: string, text: string, problems: Problem[], videoH
   const kindDef = kindOf(path);
   if (!kindDef) {
     fail(1, 'file', 'not a content file: expected site.yaml, header.yaml or a .md/.yaml file in one of the folders ' +
-      [...FOLDER_KIND.keys()].join(', '));
+      [...FOLDER_KIND.keys()].join(', ') + `, or a file a body uses (${Object.keys(FILE_TYPES).join(' ')})`);
     return undefined;
   }
   const { kind, schema, body } = kindDef;
@@ -340,6 +353,7 @@ function makePositionOf(yaml: YamlDocument, counter: LineCounter, firstLine: num
  */
 export class ContentSnapshot {
   private readonly files = new Map<string, { text: string; entry?: LoadedEntry; problems: Problem[] }>();
+  private readonly contentFiles = new Map<string, ContentFile>();
   private sorted: string[] | undefined;
 
   constructor(readonly dir: string) {}
@@ -355,6 +369,32 @@ export class ContentSnapshot {
       if (held) held.entry = entry;
     }
     for (const problem of loaded.problems) this.files.get(problem.file)?.problems.push(problem);
+    this.contentFiles.clear();
+    for (const [path, file] of loaded.contentFiles ?? []) this.contentFiles.set(path, file);
+  }
+
+  /** Reads an image or other file again; true when it changed. */
+  private async updateFile(path: string): Promise<boolean> {
+    const before = this.contentFiles.get(path);
+    let file: ContentFile;
+    try {
+      file = await readContentFile(this.dir, path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      return this.contentFiles.delete(path);
+    }
+    this.contentFiles.set(path, file);
+    return before?.hash !== file.hash || before.size !== file.size;
+  }
+
+  /** Drops the images and files under a folder that is gone. */
+  private dropFiles(folder: string, keep: Set<string>, changed: string[]) {
+    for (const held of [...this.contentFiles.keys()]) {
+      if ((held === folder || held.startsWith(`${folder}/`)) && !keep.has(held)) {
+        this.contentFiles.delete(held);
+        changed.push(held);
+      }
+    }
   }
 
   /**
@@ -364,6 +404,10 @@ export class ContentSnapshot {
   async update(paths: Iterable<string>): Promise<string[]> {
     const changed: string[] = [];
     const visit = async (path: string) => {
+      if (isFilePath(path) && isContentPath(path)) {
+        if (await this.updateFile(path)) changed.push(path);
+        return;
+      }
       let text: string;
       try {
         text = await readFile(join(this.dir, path), 'utf8');
@@ -379,6 +423,7 @@ export class ContentSnapshot {
             changed.push(held);
           }
         }
+        this.dropFiles(path, new Set(), changed);
         return;
       }
       if (!isContentPath(path)) return;
@@ -422,6 +467,7 @@ export class ContentSnapshot {
         changed.push(held);
       }
     }
+    this.dropFiles(folder, listed, changed);
     changed.push(...(await this.update(listed)));
   }
 
@@ -439,7 +485,7 @@ export class ContentSnapshot {
       if (held.entry) entries.push(held.entry);
     }
     if (files.length === 0) problems.push({ file: '.', line: 1, field: 'content', reason: `no content files found in ${this.dir}` });
-    return { entries, problems, files };
+    return { entries, problems, files, contentFiles: new Map(this.contentFiles) };
   }
 }
 

@@ -263,7 +263,7 @@ class Converter {
       slots.push(slot(run));
       parts.push({ slot: slots.length - 1, line });
     }
-    const { tree, warnings, imagesWithoutAlt } = sanitiseHtml(parts, this.options.videoHosts ?? []);
+    const { tree, warnings, imagesWithoutAlt, urlLines } = sanitiseHtml(parts, this.options.videoHosts ?? []);
     const shift = (line: number, column: number) => column + (this.shifts.get(line - 1) ?? 0);
     for (const w of warnings) {
       this.issues.push({
@@ -273,7 +273,7 @@ class Converter {
     }
     for (const line of imagesWithoutAlt) this.issues.push({ line, reason: 'image needs alt text describing it (<img alt="…">)' });
     if (tree.children.length === 0 && slots.length === 0) return undefined;
-    return this.define({ type: 'html', tree, slots, ...(inline ? { inline } : {}) });
+    return this.define({ type: 'html', tree, slots, ...(inline ? { inline } : {}), ...(urlLines.length > 0 ? { lines: urlLines } : {}) });
   }
 
   block(node: RootContent, topLevel = false): Block[] {
@@ -377,7 +377,9 @@ class Converter {
     if (alt.trim() === '') this.issue(node, `image ${url} needs alt text describing it`);
     const source = classifyUrl(url, { images: true });
     if (source.kind === 'unsafe') this.issue(node, `unsafe image source ${quoteUrl(url)}: ${source.reason}; images must be http(s) or a site path`);
-    return this.define({ type: 'kbImage', image: { url }, altText: alt, ...(title ? { title } : {}) });
+    // Where the image is written, for the import's check of its file (resolve.ts).
+    const at = (node as { position?: { start: { line: number; column?: number } } }).position?.start;
+    return this.define({ type: 'kbImage', image: { url }, altText: alt, ...(title ? { title } : {}), ...(at ? { line: at.line, column: at.column } : {}) });
   }
 
   private image(node: Positioned, url: string | undefined, alt: string, title?: string | null): Block {
@@ -573,11 +575,11 @@ class Converter {
         return [text('\n', marks)];
       case 'link':
         // The line lets the import name where an unsafe link is (checkDocument).
-        return [this.link(node.url, node.position?.start.line, this.inlines(node.children, marks))];
+        return [this.link(node.url, node.position?.start.line, this.inlines(node.children, marks), node.position?.start.column)];
       case 'linkReference': {
         const def = this.definitions.get(node.identifier);
         if (!def) return [text(`[${node.label ?? node.identifier}]`, marks), ...this.inlines(node.children, marks)];
-        return [this.link(def.url, node.position?.start.line, this.inlines(node.children, marks))];
+        return [this.link(def.url, node.position?.start.line, this.inlines(node.children, marks), node.position?.start.column)];
       }
       case 'image': {
         const id = this.imageEntry(node, node.url, node.alt ?? '', node.title);
@@ -609,8 +611,8 @@ class Converter {
     }
   }
 
-  private link(uri: string, line: number | undefined, content: (Inline | Text)[]): Inline {
-    return { nodeType: INLINES.HYPERLINK, data: { uri, line }, content } as Inline;
+  private link(uri: string, line: number | undefined, content: (Inline | Text)[], column?: number): Inline {
+    return { nodeType: INLINES.HYPERLINK, data: { uri, line, ...(column === undefined ? {} : { column }) }, content } as Inline;
   }
 
   private textDirective(node: TextDirective, marks: string[]): (Inline | Text)[] {

@@ -12,6 +12,10 @@ import { formProblems } from './forms.ts';
 import { checkSite } from './site-checks.ts';
 import { deploymentValue, storedDeployment } from './deployments.ts';
 import { checkDocument, headingAnchors, renderRichText, type LinkList, type LinkedEntry } from '../../views/rich-text/rich-text.tsx';
+import { resolveBodyLinks, type Body, type BodyLinkContext } from './body-links.ts';
+import type { ContentFile, StoredFileRow } from './files.ts';
+import { fileType } from './files.ts';
+import { isRuntimePath } from './runtime-paths.ts';
 
 export interface EntryRow {
   id: string;
@@ -48,6 +52,15 @@ export interface RouteRow {
 export interface ImportPlan {
   entries: EntryRow[];
   routes: RouteRow[];
+  /** Images and files the bodies use (files.ts), stored with the entries. */
+  files: StoredFileRow[];
+}
+
+export interface ResolveOptions {
+  /** Images and other files of the tree, by path. */
+  contentFiles?: Map<string, ContentFile> | undefined;
+  /** Every entry file of the tree, loaded or not. */
+  treeFiles?: string[] | undefined;
 }
 
 const PAGE_KINDS = new Set<EntryKind>(['topic', 'topicSet', 'collection', 'kbArticle', 'page']);
@@ -72,7 +85,7 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-export function resolveContent(loaded: LoadedEntry[], problems: Problem[]): ImportPlan {
+export function resolveContent(loaded: LoadedEntry[], problems: Problem[], options: ResolveOptions = {}): ImportPlan {
   const fail = (entry: LoadedEntry, path: (string | number)[], reason: string, line?: number, hint?: string) =>
     problems.push({
       file: entry.file, ...(line !== undefined ? { line } : entry.positionOf?.(path) ?? { line: entry.lineOf(path) }),
@@ -184,6 +197,18 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[]): Impo
     }
   }
 
+  // Two entries that would share one URL: reported at both files, once per pair.
+  const collisions = new Set<string>();
+  function reportCollision(entry: LoadedEntry, owner: LoadedEntry, path: string) {
+    const at = (e: LoadedEntry) => (e.fields.slug ? ['slug'] : e.fields.path ? ['path'] : ['id']);
+    const what = `a ${entry.kind} and a ${owner.kind} collide: they would share the URL ${path}`;
+    fail(entry, at(entry), `duplicate path ${path}, already used by "${owner.id}" in ${owner.file}:${owner.line}: ${what}`);
+    const pair = `${owner.id}\0${entry.id}`;
+    if (collisions.has(pair)) return;
+    collisions.add(pair);
+    fail(owner, at(owner), `duplicate path ${path}, also wanted by "${entry.id}" in ${entry.file}:${entry.line}: ${what}`);
+  }
+
   // Where each page lives.
   const productOfContext = (ctx: LoadedEntry | undefined): LoadedEntry | undefined => {
     if (ctx?.kind === 'product') return ctx;
@@ -244,7 +269,7 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[]): Impo
     for (const route of mine) {
       const owner = routeOwner.get(route.path);
       if (owner) {
-        fail(entry, entry.fields.slug ? ['slug'] : ['path'], `duplicate path ${route.path}, already used by "${owner.id}" in ${owner.file}:${owner.line}`);
+        reportCollision(entry, owner, route.path);
         continue;
       }
       routeOwner.set(route.path, entry);
@@ -254,6 +279,8 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[]): Impo
     routesOf.set(entry.id, kept);
     const latest = [...kept].sort((a, b) => compareVersions(a.version ?? '0', b.version ?? '0')).at(-1);
     if (latest) urlOf.set(entry.id, latest.path);
+    // An entry that lost its URL to another is reported once, at both files; links to it are not blamed too.
+    else if (mine[0]) urlOf.set(entry.id, mine[0].path);
   }
 
   // Site paths written in structural fields must lead to a page.
@@ -264,7 +291,7 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[]): Impo
     for (const key of path) value = (value as Record<string | number, unknown> | undefined)?.[key];
     if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('/assets/')) return;
     const clean = value.split(/[?#]/)[0]?.replace(/(.)\/+$/, '$1') ?? value;
-    if (!known.has(clean)) fail(entry, path, `no page at ${value}`);
+    if (!known.has(clean) && !isRuntimePath(clean)) fail(entry, path, `no page at ${value}`);
   };
   for (const entry of loaded) {
     if (byId.get(entry.id) !== entry) continue;
@@ -287,13 +314,43 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[]): Impo
     }
   }
 
+  // Links and images of every body: relative links and files resolved, site paths checked.
+  const byFile = new Map<string, LoadedEntry>();
+  for (const entry of loaded) if (byId.get(entry.id) === entry) byFile.set(entry.file, entry);
+  const anchors = new Map<string, Set<string>>();
+  const used = new Map<string, ContentFile>();
+  const linkContext: BodyLinkContext = {
+    byFile,
+    treeFiles: new Set(options.treeFiles ?? loaded.map((e) => e.file)),
+    urlOf: (id) => urlOf.get(id),
+    known,
+    contentFiles: options.contentFiles ?? new Map(),
+    anchorsOf: (target) => {
+      let ids = anchors.get(target.id);
+      if (!ids) {
+        ids = new Set(target.document ? headingAnchors(target.document, target.embedded as LinkList).ids.values() : []);
+        for (const e of Object.values(target.embedded)) if (e.type === 'anchor') ids.add(e.id);
+        anchors.set(target.id, ids);
+      }
+      return ids;
+    },
+    used,
+    problems,
+  };
+  const bodies = new Map<string, Body>();
+  for (const entry of loaded) {
+    if (byId.get(entry.id) !== entry) continue;
+    const doc = entry.document ?? entry.fieldDocuments?.message;
+    if (doc) bodies.set(entry.id, resolveBodyLinks(entry, { document: doc, embedded: entry.embedded }, entry.document ? 'body' : 'message', linkContext));
+  }
+
   // The link list of a body: its own embedded entries, and the entries it references.
   const linkedEntry = (id: string): LinkedEntry | undefined => {
     const target = byId.get(id);
     if (!target) return undefined;
     const f = target.fields;
     if (target.kind === 'media') return { type: 'media', image: f.image as { url: string }, altTag: String(f.altTag ?? '') };
-    if (target.kind === 'fragment' && target.document) return { type: 'fragment', document: target.document };
+    if (target.kind === 'fragment' && target.document) return { type: 'fragment', document: bodies.get(id)?.document ?? target.document };
     const url = urlOf.get(id);
     if (url) return { type: 'page', entryType: target.kind, url, title: String(f.title ?? id) };
     return { type: 'unrenderable', entryType: target.kind };
@@ -308,10 +365,11 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[]): Impo
         if (!linked) continue;
         links[id] = linked;
         const target = byId.get(id);
-        if (linked.type === 'fragment' && target?.document && !seen.has(id)) visit(target.document, target.embedded, new Set([...seen, id]));
+        const inner = bodies.get(id);
+        if (linked.type === 'fragment' && inner && !seen.has(id)) visit(inner.document, inner.embedded, new Set([...seen, id]));
       }
     };
-    visit(doc, entry.embedded, new Set([entry.id]));
+    visit(doc, bodies.get(entry.id)?.embedded ?? entry.embedded, new Set([entry.id]));
     return links;
   };
 
@@ -324,7 +382,7 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[]): Impo
     let html: string | null = null;
     let stored: EntryRow['document'] = null;
     const derived: Record<string, unknown> = {};
-    const doc = entry.document ?? entry.fieldDocuments?.message;
+    const doc = bodies.get(entry.id)?.document;
     if (doc) {
       const links = linksFor(entry, doc);
       const issues = checkDocument(doc, links);
@@ -338,7 +396,7 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[]): Impo
         }
       }
       stored = { document: doc, links };
-      if (entry.document) derived.tableOfContents = headingAnchors(entry.document, links).toc;
+      if (entry.document) derived.tableOfContents = headingAnchors(doc, links).toc;
     }
     if (Object.keys(entry.sections).length > 0) {
       derived.sections = Object.fromEntries(Object.entries(entry.sections).map(([k, d]) => [k, textOf(d).trim()]));
@@ -380,7 +438,8 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[]): Impo
       product_name_id: family,
     });
   }
-  return { entries, routes };
+  const files = [...used.values()].map((f) => ({ hash: f.hash, name: f.path.split('/').pop() ?? f.path, type: fileType(f.path) ?? 'application/octet-stream', size: f.size, abs: f.abs }));
+  return { entries, routes, files };
 }
 
 function referencedIdsOf(doc: Document, embedded: LoadedEntry['embedded']): string[] {

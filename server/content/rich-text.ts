@@ -16,11 +16,11 @@ export type IconNodes = [string, Record<string, string>][];
 export type EmbeddedEntry =
   | { type: 'callout'; heading?: string; appearance: CalloutAppearance; body: Document }
   | { type: 'codeBlock'; code: string; language?: string; title?: string }
-  | { type: 'kbImage'; image: { url: string }; altText: string; title?: string }
+  | { type: 'kbImage'; image: { url: string }; altText: string; title?: string; line?: number; column?: number }
   | { type: 'anchor'; id: string }
   | { type: 'icon'; iconKey: string; nodes?: IconNodes }
   /** Raw HTML after the allowlist sanitiser; slots hold the Markdown written between its tags. */
-  | { type: 'html'; tree: HastRoot; slots: Document[]; inline?: boolean }
+  | { type: 'html'; tree: HastRoot; slots: Document[]; inline?: boolean; lines?: number[] }
   /** The `ref`th reference to footnote `n`. */
   | { type: 'footnoteRef'; label: string; n: number; ref: number }
   | { type: 'footnotes'; items: { label: string; n: number; refs: number; body: Document }[] }

@@ -382,4 +382,20 @@ export const migrations: Migration[] = [
       create unique index named_contacts_account_email_idx on named_contacts (account_id, lower(email));
     `,
   },
+  {
+    version: 9,
+    name: 'content files',
+    sql: `
+      -- Images and files the content's bodies use, keyed by their content hash (server/content/files.ts):
+      -- written in the import's transaction, so every instance serves the same files and a failed import
+      -- leaves the old ones.
+      create table content_files (
+        hash             text primary key,
+        name             text not null,
+        type             text not null,
+        size             integer not null,
+        data             bytea not null
+      );
+    `,
+  },
 ];

@@ -128,7 +128,7 @@ export type HtmlPart = { raw: string; line: number; column?: number } | { slot: 
  * Parses raw HTML pieces and slots into one sanitised tree. `inline` pieces are phrasing content.
  * Returns the tree and what the sanitiser removed.
  */
-export function sanitiseHtml(parts: HtmlPart[], videoHosts: readonly string[]): { tree: HastRoot; warnings: HtmlWarning[]; imagesWithoutAlt: number[] } {
+export function sanitiseHtml(parts: HtmlPart[], videoHosts: readonly string[]): { tree: HastRoot; warnings: HtmlWarning[]; imagesWithoutAlt: number[]; urlLines: number[] } {
   const { schema, allowed } = schemaInfo(videoHosts);
   const children: HastContent[] = parts.map((part) => ('raw' in part
     ? { type: 'raw', value: escapeUnknownTags(part.raw), position: { start: { line: part.line, column: 1 }, end: { line: part.line, column: 1 } } } as unknown as HastContent
@@ -137,6 +137,8 @@ export function sanitiseHtml(parts: HtmlPart[], videoHosts: readonly string[]): 
   const firstLine = parts[0]?.line ?? 1;
   const warnings: (HtmlWarning & { at?: RegExp })[] = [];
   const imagesWithoutAlt: number[] = [];
+  /** Lines of the links and images kept, in document order (the import checks where they lead). */
+  const urlLines: number[] = [];
   const hostPattern = (schema.attributes?.iframe?.find((d) => Array.isArray(d) && d[0] === 'src') as [string, RegExp] | undefined)?.[1];
 
   const walk = (node: HastRoot | Element, inherited: number) => {
@@ -172,6 +174,7 @@ export function sanitiseHtml(parts: HtmlPart[], videoHosts: readonly string[]): 
           }
         }
         if (tag === 'img' && String(child.properties.alt ?? '').trim() === '') imagesWithoutAlt.push(line);
+        if ((tag === 'a' && child.properties.href !== undefined) || (tag === 'img' && child.properties.src !== undefined)) urlLines.push(line);
       }
       walk(child, line);
       kept.push(child);
@@ -183,7 +186,7 @@ export function sanitiseHtml(parts: HtmlPart[], videoHosts: readonly string[]): 
   const tree = sanitize(parsed, schema) as HastRoot;
   stripPositions(tree);
   delete tree.data;
-  return { tree, warnings, imagesWithoutAlt };
+  return { tree, warnings, imagesWithoutAlt, urlLines };
 }
 
 function attributeName(prop: string): string {

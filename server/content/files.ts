@@ -1,0 +1,130 @@
+/**
+ * Images and files of the content tree: those beside the Markdown that uses them, and those in the
+ * tree's `assets/` folder. The import stores each file a body uses in `content_files`, keyed by its
+ * content hash, in the same transaction as the entries; pages link it at `/assets/files/<hash>/<name>`,
+ * a URL that never changes its bytes (server/plugins/content-files.ts serves it).
+ */
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
+import { extname, join, posix } from 'node:path';
+import type { Queryable } from '../db/driver.ts';
+import { projectRoot } from '../paths.ts';
+
+/** The types a content file may have, by extension: anything else is refused. Never HTML. */
+export const FILE_TYPES: Readonly<Record<string, string>> = {
+  '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp',
+  '.avif': 'image/avif', '.svg': 'image/svg+xml', '.ico': 'image/x-icon',
+  '.pdf': 'application/pdf', '.zip': 'application/zip', '.txt': 'text/plain; charset=utf-8',
+  '.csv': 'text/csv; charset=utf-8', '.json': 'application/json',
+};
+const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp', '.avif', '.svg', '.ico']);
+
+/** Where stored files are served; the hash is the first 32 hex digits of the file's SHA-256. */
+export const FILES_PREFIX = '/assets/files/';
+const HASH = /^[0-9a-f]{32}$/;
+
+/** The largest file a body may use: CONTENT_FILE_MAX_BYTES, 10 MB by default. */
+export function maxFileBytes(): number {
+  const set = Number(process.env.CONTENT_FILE_MAX_BYTES);
+  return Number.isSafeInteger(set) && set > 0 ? set : 10 * 1024 * 1024;
+}
+
+/** A file of the tree that is not an entry. */
+export interface ContentFile {
+  /** Its path in the tree, `/`-separated. */
+  path: string;
+  size: number;
+  /** 32 hex digits of its SHA-256; '' when it is over the size limit (never read). */
+  hash: string;
+  /** Where it is on disk, read again when it is stored. */
+  abs: string;
+}
+
+/** A file the import stores. */
+export interface StoredFileRow {
+  hash: string;
+  name: string;
+  type: string;
+  size: number;
+  abs: string;
+}
+
+export function fileType(path: string): string | undefined {
+  return FILE_TYPES[extname(path).toLowerCase()];
+}
+
+export function isImagePath(path: string): boolean {
+  return IMAGE_EXTENSIONS.has(extname(path).toLowerCase());
+}
+
+/** Whether a path of the tree is a file of a served type rather than an entry. */
+export function isFilePath(path: string): boolean {
+  return fileType(path) !== undefined;
+}
+
+export function hashOf(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex').slice(0, 32);
+}
+
+/** Reads a file's size and hash (files over the limit are not read). */
+export async function readContentFile(dir: string, path: string): Promise<ContentFile> {
+  const abs = join(dir, path);
+  const info = await stat(abs);
+  if (info.size > maxFileBytes()) return { path, size: info.size, hash: '', abs };
+  return { path, size: info.size, hash: hashOf(await readFile(abs)), abs };
+}
+
+export function fileUrl(file: { hash: string; path: string }): string {
+  return `${FILES_PREFIX}${file.hash}/${encodeURIComponent(posix.basename(file.path))}`;
+}
+
+/** The hash named by a served path's first segment, or undefined when it cannot be one. */
+export function hashOfUrl(segment: string): string | undefined {
+  return HASH.test(segment) ? segment : undefined;
+}
+
+let appFiles: Set<string> | undefined;
+/** Whether the application's own `assets/content/` folder has a file (served at /assets/content/…). */
+export function appContentFileExists(rest: string): boolean {
+  if (!appFiles) {
+    try {
+      appFiles = new Set(readdirSync(join(projectRoot, 'assets/content'), { recursive: true }).map((p) => String(p).split('\\').join('/')));
+    } catch {
+      appFiles = new Set();
+    }
+  }
+  return appFiles.has(rest);
+}
+
+/**
+ * Makes the stored files exactly `files` inside the import's transaction: files already stored (same
+ * hash) are not read or written again, new ones are read and checked against their hash, and files no
+ * entry uses any more are removed.
+ */
+export async function writeFiles(tx: Queryable, files: StoredFileRow[]): Promise<void> {
+  const hashes = files.map((f) => f.hash);
+  await tx.query('delete from content_files where not (hash = any($1::text[]))', [hashes]);
+  const present = new Set((await tx.query<{ hash: string }>('select hash from content_files where hash = any($1::text[])', [hashes])).map((r) => r.hash));
+  for (const file of files) {
+    if (present.has(file.hash)) continue;
+    const bytes = await readFile(file.abs);
+    if (hashOf(bytes) !== file.hash) throw new Error(`${file.name} changed while it was being imported; import again`);
+    await tx.query('insert into content_files (hash, name, type, size, data) values ($1, $2, $3, $4, $5)', [file.hash, file.name, file.type, bytes.length, bytes]);
+    present.add(file.hash);
+  }
+}
+
+export interface ServedFile {
+  name: string;
+  type: string;
+  size: number;
+  data: Buffer;
+}
+
+export async function readStoredFile(db: Queryable, hash: string): Promise<ServedFile | undefined> {
+  const rows = await db.query<{ name: string; type: string; size: number; data: Uint8Array }>(
+    'select name, type, size, data from content_files where hash = $1', [hash]);
+  const row = rows[0];
+  return row ? { name: row.name, type: row.type, size: row.size, data: Buffer.from(row.data) } : undefined;
+}
