@@ -1,0 +1,29 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+type Test = { teardown: (fn: () => unknown) => void };
+
+/** A boolean flag in flagd's definition format: on/off variants, a default variant, optional targeting. */
+export function booleanFlag(defaultVariant: 'on' | 'off', targeting?: unknown): Record<string, unknown> {
+  return { state: 'ENABLED', variants: { on: true, off: false }, defaultVariant, ...(targeting === undefined ? {} : { targeting }) };
+}
+
+/** A percentage rollout on the targeting key (flagd `fractional`, sticky per key). */
+export function rollout(percentOn: number): unknown {
+  return { fractional: [['on', percentOn], ['off', 100 - percentOn]] };
+}
+
+/** The definitions text of `flags`. */
+export function definitions(flags: Record<string, unknown>): string {
+  return `${JSON.stringify({ flags }, null, 2)}\n`;
+}
+
+/** A flags file in a temporary folder of its own (watched by the app): its path. */
+export async function flagsFile(t: Test, flags: Record<string, unknown>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'signpost-flags-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const file = join(dir, 'flags.json');
+  await writeFile(file, definitions(flags));
+  return file;
+}
