@@ -55,9 +55,18 @@ function offsetOf(text: string, pointer: string): number {
 function syntaxProblem(file: string, text: string, error: Error): FlagsFileProblem {
   const position = /position (\d+)/.exec(error.message)?.[1];
   const lineCol = /line (\d+) column (\d+)/.exec(error.message);
+  // V8 words an unexpected token without its position, quoting the text around it (10 characters each side).
+  const quoted = /Unexpected token '(.)', (\.\.\.)?"([\s\S]*?)"(?:\.\.\.)? is not valid JSON/.exec(error.message);
+  let offset = text.length;
+  if (quoted) {
+    const [, token = '', cut, snippet = ''] = quoted;
+    const found = text.indexOf(snippet);
+    if (found >= 0) offset = found + (cut ? 10 : Math.max(0, snippet.indexOf(token)));
+  }
   const where = position !== undefined ? lineColumn(text, Number(position))
-    : lineCol ? { line: Number(lineCol[1]), column: Number(lineCol[2]) } : lineColumn(text, text.length);
-  return { file, ...where, reason: `not valid JSON: ${error.message.replace(/\s*\(line \d+ column \d+\)/, '')}` };
+    : lineCol ? { line: Number(lineCol[1]), column: Number(lineCol[2]) } : lineColumn(text, offset);
+  const reason = error.message.replace(/\s*\(line \d+ column \d+\)/, '').replace(/, (\.\.\.)?"[\s\S]*"(\.\.\.)? is not valid JSON$/, '');
+  return { file, ...where, reason: `not valid JSON: ${reason}` };
 }
 
 /** The definitions in a flags file, or every problem that refuses it. */
