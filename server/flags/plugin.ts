@@ -19,7 +19,7 @@ import { OpenFeature, type Client, type EvaluationContext, type Logger } from '@
 import type { Config } from '../config.ts';
 import { requestVisitor } from '../identity/roles.ts';
 import type { Visitor } from '../../views/view-model.ts';
-import { FLAGS, type FlagName } from './catalogue.ts';
+import { FLAGS, FLAG_NAMES, type FlagName } from './catalogue.ts';
 import {
   ANONYMOUS_ID_COOKIE, ANONYMOUS_ID_MAX_AGE_S, evaluationContext, isAnonymousId, newAnonymousId,
 } from './context.ts';
@@ -47,6 +47,11 @@ export interface FlagService {
    * 'context': other rules; 'none'), as far as the definitions say; undefined when they cannot (a service).
    */
   shapeOf(name: FlagName): 'visitor' | 'context' | 'none' | undefined;
+  /**
+   * With a flag service: asks it again for every flag and drops the rendered pages if an answer changed
+   * (a service announces nothing; this runs every REMOTE_CHECK_MS). True when something changed.
+   */
+  recheck(): Promise<boolean>;
 }
 
 /** The flags of one request, evaluated on demand, each at most once. */
@@ -72,6 +77,9 @@ export interface FlagsPluginOptions {
   /** A provider to use instead of the configured one (tests: one that fails). */
   provider?: import('@openfeature/server-sdk').Provider | undefined;
 }
+
+/** How often the answers of a flag service are compared with the last ones (pages kept follow within this). */
+export const REMOTE_CHECK_MS = 30_000;
 
 /** Repeated failures of one flag are logged once a minute, not once per page. */
 const LOG_EVERY_MS = 60_000;
@@ -157,6 +165,7 @@ export default fp<FlagsPluginOptions>(async (app, opts) => {
 
   const service: FlagService = {
     evaluate,
+    recheck: async () => false,
     source: setup.kind,
     shapeOf(name) {
       if (setup.kind === 'none') return 'none';
@@ -166,6 +175,33 @@ export default fp<FlagsPluginOptions>(async (app, opts) => {
     },
   };
   app.decorate('flags', service);
+
+  // A flag service's answers for a context with no visitor in it: a change of a flag that is the same for
+  // everyone (or one that starts to depend on who asks) must not leave kept pages showing the old value.
+  let lastAnswers = '';
+  async function answers(): Promise<string> {
+    const all = await Promise.all(FLAG_NAMES.map((name) => evaluate(name, { role: 'anonymous', signedIn: false })));
+    return all.map((e) => `${e.name}=${e.value}:${e.reason}`).join(',');
+  }
+  service.recheck = async () => {
+    if (setup.kind !== 'remote') return false;
+    const now = await answers();
+    const changed = lastAnswers !== '' && now !== lastAnswers;
+    lastAnswers = now;
+    if (changed) {
+      log.info('flag service answers changed; rendered pages dropped');
+      app.content.invalidate();
+    }
+    return changed;
+  };
+  if (setup.kind === 'remote') {
+    app.addHook('onReady', async () => {
+      await service.recheck();
+    });
+    const timer = setInterval(() => void service.recheck(), REMOTE_CHECK_MS);
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
+  }
 
   const secureCookie = config.publicUrl.startsWith('https:');
   app.decorateRequest('flags', null as unknown as RequestFlags);

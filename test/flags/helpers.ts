@@ -1,6 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { tempContent } from '../helpers/build.ts';
 
 type Test = { teardown: (fn: () => unknown) => void };
 
@@ -26,4 +27,14 @@ export async function flagsFile(t: Test, flags: Record<string, unknown>): Promis
   const file = join(dir, 'flags.json');
   await writeFile(file, definitions(flags));
   return file;
+}
+
+/** The topic of the minimal fixture, given a featured video in a copy of the tree: the copy's folder. */
+export const VIDEO_TOPIC = '/acme-cloud/docs/first-steps';
+export async function contentWithVideo(t: Test): Promise<string> {
+  const content = await tempContent(t);
+  const topic = join(content, 'topics/acme-cloud/first-steps.md');
+  const text = await readFile(topic, 'utf8');
+  await writeFile(topic, text.replace('metaDescription: Start using Acme.', 'metaDescription: Start using Acme.\nfeaturedVideo: { videoUrl: "https://video.example.test/v/1" }'));
+  return content;
 }

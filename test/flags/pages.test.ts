@@ -3,18 +3,18 @@
  * anonymous visitors in different rollout buckets never get each other's page from a cache, staff alone
  * see the flags a page was rendered with, and a broken flags file is logged while the old one serves.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import t from 'tap';
 import type { LightMyRequestResponse } from 'fastify';
-import { build, tempContent } from '../helpers/build.ts';
+import { build } from '../helpers/build.ts';
 import { ADA, SESSION_SECRET, sealed, setCookies } from '../identity/helpers.ts';
 import { STAFF } from '../support/requests-helpers.ts';
 import { ANONYMOUS_ID_COOKIE, newAnonymousId } from '../../server/flags/context.ts';
-import { booleanFlag, definitions, rollout } from './helpers.ts';
+import { booleanFlag, contentWithVideo, definitions, rollout, VIDEO_TOPIC } from './helpers.ts';
 
-const PAGE = '/acme-cloud/docs/first-steps';
+const PAGE = VIDEO_TOPIC;
 const VIDEO = 'class="featured-video"';
 
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
@@ -30,9 +30,7 @@ const isPublic = (res: LightMyRequestResponse) => String(res.headers['cache-cont
 const isPrivate = (res: LightMyRequestResponse) => String(res.headers['cache-control']) === 'private, no-store';
 
 t.test('flags on pages', async (t) => {
-  const content = await tempContent(t);
-  const topic = join(content, 'topics/acme-cloud/first-steps.md');
-  await writeFile(topic, (await readFile(topic, 'utf8')).replace('metaDescription: Start using Acme.', 'metaDescription: Start using Acme.\nfeaturedVideo: { videoUrl: "https://video.example.test/v/1" }'));
+  const content = await contentWithVideo(t);
   const flags = join(content, 'flags.json');
   await writeFile(flags, definitions({ 'sac-featured-video': booleanFlag('on') }));
   const lines: string[] = [];
