@@ -11,11 +11,17 @@ export interface FlagSpec {
   parameter?: string;
   /** What the flag steers. */
   steers: string;
+  /** Other flags whose values go into this one's evaluation context, under these attribute names (spec §6). */
+  sendsWith?: Readonly<Record<string, string>>;
 }
 
 export const FLAGS = {
   'csm-ai-agent-on-sac': { kind: 'gate', default: false, parameter: 'agent_enabled', steers: 'the AI assistant widget for signed-in customers (spec §4)' },
-  'sac-search-ai-experiment': { kind: 'experiment', default: false, parameter: 'ai_dialog_enabled', steers: 'the AI summary dialog on the results page (spec §4)' },
+  'sac-search-ai-experiment': {
+    kind: 'experiment', default: false, parameter: 'ai_dialog_enabled', steers: 'the AI summary dialog on the results page (spec §4)',
+    // Spec §6: the AI summary experiment also receives the health-data compliance entitlement.
+    sendsWith: { healthDataCompliance: 'sac-health-data-compliance-entitlement' },
+  },
   'sac-search-ai-dialog-experiment': { kind: 'experiment', default: false, parameter: 'ai_dialog_enabled', steers: 'the variant of the AI summary dialog (spec §7 AI dialog experiment)' },
   'sac-new-content-ux-experiment-gate': { kind: 'gate', default: false, parameter: 'new_ux_enabled', steers: 'who may enter the new-filter experiment (spec §4)' },
   'sac_new_sources_updated_ux_experiment': { kind: 'experiment', default: false, parameter: 'new_ux_enabled', steers: 'the new-filter experience on the results page (spec §4)' },

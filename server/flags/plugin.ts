@@ -19,7 +19,7 @@ import { OpenFeature, type Client, type EvaluationContext, type Logger } from '@
 import type { Config } from '../config.ts';
 import { requestVisitor } from '../identity/roles.ts';
 import type { Visitor } from '../../views/view-model.ts';
-import { FLAGS, FLAG_NAMES, type FlagName } from './catalogue.ts';
+import { FLAGS, FLAG_NAMES, isFlagName, type FlagName, type FlagSpec } from './catalogue.ts';
 import {
   ANONYMOUS_ID_COOKIE, ANONYMOUS_ID_MAX_AGE_S, evaluationContext, isAnonymousId, newAnonymousId,
 } from './context.ts';
@@ -142,7 +142,8 @@ export default fp<FlagsPluginOptions>(async (app, opts) => {
     lastLogged.set(key, now);
     const spec = FLAGS[name];
     // Provider messages name flags and services, never a visitor: the context is not logged.
-    const fields = { flag: name, errorCode, detail: message?.slice(0, 200) };
+    // A URL's user-information part (a service's credentials) never reaches the log.
+    const fields = { flag: name, errorCode, detail: message?.replace(/\/\/[^/@\s]+@/g, '//…@').slice(0, 200) };
     if (spec.kind === 'experiment') log.warn(fields, 'experiment failed: feature hidden');
     else log.warn(fields, 'flag evaluation failed: default used');
   }
@@ -230,20 +231,26 @@ export default fp<FlagsPluginOptions>(async (app, opts) => {
     async function run(name: FlagName): Promise<Evaluation> {
       const who = await visitorOf();
       const base = { visitor: who, user: request.user, path: request.url.split('?')[0] ?? '/', host: request.hostname };
+      const sent: Record<string, boolean> = {};
+      const spec: FlagSpec = FLAGS[name];
+      for (const [attribute, other] of Object.entries(spec.sendsWith ?? {})) {
+        if (isFlagName(other) && other !== name) sent[attribute] = await flags.boolean(other);
+      }
+      const contextOf = (input: Parameters<typeof evaluationContext>[0]) => ({ ...evaluationContext(input), ...sent });
       const shape = service.shapeOf(name);
       let result: Evaluation;
       if (who.signedIn) {
-        result = await evaluate(name, evaluationContext(base));
+        result = await evaluate(name, contextOf(base));
         if (shape ? shape !== 'none' : !SAME_FOR_EVERYONE.has(result.reason)) personal = true;
       } else if (shape === 'visitor') {
-        result = await evaluate(name, evaluationContext({ ...base, anonymousId: anonymousId() }));
+        result = await evaluate(name, contextOf({ ...base, anonymousId: anonymousId() }));
         personal = true;
       } else {
-        result = await evaluate(name, evaluationContext(base));
+        result = await evaluate(name, contextOf(base));
         if (shape === 'context') personal = true;
         else if (shape === undefined && !SAME_FOR_EVERYONE.has(result.reason)) {
           // A service's rules may read the key: decide again with this visitor's own id.
-          result = await evaluate(name, evaluationContext({ ...base, anonymousId: anonymousId() }));
+          result = await evaluate(name, contextOf({ ...base, anonymousId: anonymousId() }));
           personal = true;
         }
       }
@@ -253,7 +260,7 @@ export default fp<FlagsPluginOptions>(async (app, opts) => {
       return result;
     }
 
-    return {
+    const flags: RequestFlags = {
       async boolean(name) {
         let pending = done.get(name);
         if (!pending) {
@@ -269,5 +276,6 @@ export default fp<FlagsPluginOptions>(async (app, opts) => {
       evaluated: () => list,
       cache: () => (personal ? 'private' : 'public'),
     };
+    return flags;
   }
 }, { name: 'flags', dependencies: ['content'] });

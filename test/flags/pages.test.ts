@@ -13,6 +13,7 @@ import { ADA, SESSION_SECRET, sealed, setCookies } from '../identity/helpers.ts'
 import { STAFF } from '../support/requests-helpers.ts';
 import { ANONYMOUS_ID_COOKIE, newAnonymousId } from '../../server/flags/context.ts';
 import { booleanFlag, contentWithVideo, definitions, rollout, VIDEO_TOPIC } from './helpers.ts';
+import type { FlagName } from '../../server/flags/catalogue.ts';
 
 const PAGE = VIDEO_TOPIC;
 const VIDEO = 'class="featured-video"';
@@ -35,7 +36,14 @@ t.test('flags on pages', async (t) => {
   await writeFile(flags, definitions({ 'sac-featured-video': booleanFlag('on') }));
   const lines: string[] = [];
   const logStream = new Writable({ write(chunk, _encoding, done) { lines.push(String(chunk)); done(); } });
-  const app = await build(t, { contentDir: content, env: { SESSION_SECRET, STAFF_EMAIL_DOMAIN: 'fernhollow.example', LOG_LEVEL: 'warn' }, logStream });
+  const app = await build(t, {
+    contentDir: content, env: { SESSION_SECRET, STAFF_EMAIL_DOMAIN: 'fernhollow.example', LOG_LEVEL: 'warn' }, logStream,
+    // What a page of the AI assistant (a later part) will ask: one flag, through request.flags.
+    extend: (server) => server.get<{ Params: { name: string } }>('/test-flag/:name', async (request) => {
+      const name = request.params.name as FlagName;
+      return { value: await request.flags.boolean(name), evaluated: request.flags.evaluated() };
+    }),
+  });
   const get = (url: string, cookie?: string) => app.inject({ url, headers: cookie ? { cookie } : {} });
 
   t.test('a flag the same for everyone keeps the page public and cached; a change of definitions drops it', async (t) => {
@@ -101,6 +109,22 @@ t.test('flags on pages', async (t) => {
     const staff = await get(PAGE, sealed(app, STAFF));
     t.match(String(staff.headers['x-signpost-flags']), /sac-featured-video=(true|false) \((on|off)\); targeting_match/, 'staff');
     t.ok(isPrivate(staff));
+  });
+
+  t.test('the AI summary experiment is evaluated with the compliance entitlement and the staff flag', async (t) => {
+    await writeFile(flags, definitions({
+      'sac-health-data-compliance-entitlement': booleanFlag('off', { if: [{ '==': [{ var: 'targetingKey' }, ADA.sub] }, 'on', 'off'] }),
+      'sac-search-ai-experiment': booleanFlag('off', { if: [{ or: [{ var: 'healthDataCompliance' }, { var: 'vendorAccount' }] }, 'on', 'off'] }),
+      'sac-featured-video': booleanFlag('off', rollout(50)),
+    }));
+    await until(async () => app.flags.shapeOf('sac-search-ai-experiment') === 'context', 'the new definitions');
+    const ask = async (cookie?: string) => (await get('/test-flag/sac-search-ai-experiment', cookie)).json() as { value: boolean; evaluated: { name: string }[] };
+    const ada = await ask(sealed(app, ADA));
+    t.equal(ada.value, true, 'an entitled account');
+    t.same(ada.evaluated.map((e) => e.name), ['sac-health-data-compliance-entitlement', 'sac-search-ai-experiment']);
+    t.equal((await ask(sealed(app, STAFF))).value, true, 'vendor staff');
+    t.equal((await ask(sealed(app, { ...ADA, sub: 'acct-other', email: 'o@customer.example' }))).value, false, 'neither');
+    t.equal((await ask()).value, false, 'anonymous');
   });
 
   t.test('a broken flags file is logged with what and where; the old definitions keep serving', async (t) => {
