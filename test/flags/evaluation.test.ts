@@ -13,7 +13,7 @@ import { countryOfTimeZone, emailDomainHash, evaluationContext } from '../../ser
 import { isNoWidgetPath, widgetAllowedAt } from '../../server/flags/ai-widget.ts';
 import { ANONYMOUS } from '../../views/view-model.ts';
 import { SAMPLE_CONTENT } from '../helpers/build.ts';
-import { booleanFlag, definitions, flagsFile, rollout } from './helpers.ts';
+import { booleanFlag, definitions, flagsFile, rollout, until } from './helpers.ts';
 
 const quiet: Logger = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined };
 
@@ -25,15 +25,6 @@ async function clientFor(t: { teardown: (fn: () => unknown) => void }, file: str
   await OpenFeature.setProviderAndWait(domain, provider);
   t.teardown(() => provider.onClose());
   return { client: OpenFeature.getClient(domain), provider, loads };
-}
-
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 const on = (client: Client, name: string, context = {}) => client.getBooleanValue(name, false, context);

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import t from 'tap';
 import type { Provider, ResolutionDetails } from '@openfeature/server-sdk';
-import { build } from '../helpers/build.ts';
+import { build, testDb } from '../helpers/build.ts';
 import { ADA, SESSION_SECRET, sealed, setCookies } from '../identity/helpers.ts';
 import { contentWithVideo, VIDEO_TOPIC } from './helpers.ts';
 
@@ -60,11 +60,15 @@ async function ofrepServer(t: { teardown: (fn: () => unknown) => void }) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, state, close };
 }
 
+// One database and one content tree for the three apps below: only their flag settings differ.
+const db = await testDb(t);
+const contentDir = await contentWithVideo(t);
+
 t.test('a flag service over OFREP: answers, fails, is slow, is down', async (t) => {
   const service = await ofrepServer(t);
   const lines: string[] = [];
   const app = await build(t, {
-    contentDir: await contentWithVideo(t),
+    db, contentDir,
     env: { FLAGS_PROVIDER: 'ofrep', FLAGS_URL: service.url, FLAGS_TIMEOUT_MS: '200', SESSION_SECRET, LOG_LEVEL: 'warn' },
     logStream: logTo(lines),
   });
@@ -117,7 +121,7 @@ t.test('a provider that throws: every page is served with the defaults, experime
     resolveBooleanEvaluation: fail, resolveStringEvaluation: fail, resolveNumberEvaluation: fail, resolveObjectEvaluation: fail,
   };
   const lines: string[] = [];
-  const app = await build(t, { contentDir: await contentWithVideo(t), flagProvider: throwing, env: { SESSION_SECRET, LOG_LEVEL: 'warn' }, logStream: logTo(lines) });
+  const app = await build(t, { db, contentDir, flagProvider: throwing, env: { SESSION_SECRET, LOG_LEVEL: 'warn' }, logStream: logTo(lines) });
   for (const url of [PAGE, '/search-results/?searchTerm=widget', '/']) {
     const res = await app.inject(url);
     t.ok(res.statusCode < 500, `${url}: ${res.statusCode}`);
@@ -133,7 +137,7 @@ t.test('a provider that throws: every page is served with the defaults, experime
 
 t.test('a flag service configured without its URL: logged once, every flag its default', async (t) => {
   const lines: string[] = [];
-  const app = await build(t, { contentDir: await contentWithVideo(t), env: { FLAGS_PROVIDER: 'flagd', LOG_LEVEL: 'warn' }, logStream: logTo(lines) });
+  const app = await build(t, { db, contentDir, env: { FLAGS_PROVIDER: 'flagd', LOG_LEVEL: 'warn' }, logStream: logTo(lines) });
   for (let i = 0; i < 3; i++) t.equal((await app.inject(PAGE)).statusCode, 200);
   t.match((await app.inject(PAGE)).body, 'featured-video');
   t.equal(lines.filter((l) => l.includes('no flag provider configured')).length, 1, 'logged once');

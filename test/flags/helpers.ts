@@ -38,3 +38,13 @@ export async function contentWithVideo(t: Test): Promise<string> {
   await writeFile(topic, text.replace('metaDescription: Start using Acme.', 'metaDescription: Start using Acme.\nfeaturedVideo: { videoUrl: "https://video.example.test/v/1" }'));
   return content;
 }
+
+/** Waits (5 s at most) until `check` holds: a watched file's change is seen a moment after it is written. */
+export async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}

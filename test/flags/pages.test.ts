@@ -12,20 +12,11 @@ import { build } from '../helpers/build.ts';
 import { ADA, SESSION_SECRET, sealed, setCookies } from '../identity/helpers.ts';
 import { STAFF } from '../support/requests-helpers.ts';
 import { ANONYMOUS_ID_COOKIE, newAnonymousId } from '../../server/flags/context.ts';
-import { booleanFlag, contentWithVideo, definitions, rollout, VIDEO_TOPIC } from './helpers.ts';
+import { booleanFlag, contentWithVideo, definitions, rollout, VIDEO_TOPIC, until } from './helpers.ts';
 import type { FlagName } from '../../server/flags/catalogue.ts';
 
 const PAGE = VIDEO_TOPIC;
 const VIDEO = 'class="featured-video"';
-
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 const isPublic = (res: LightMyRequestResponse) => String(res.headers['cache-control']).startsWith('public');
 const isPrivate = (res: LightMyRequestResponse) => String(res.headers['cache-control']) === 'private, no-store';
