@@ -42,6 +42,7 @@ import identity from './identity/plugin.ts';
 import support from './support/plugin.ts';
 import type { ThrottleOptions } from './identity/accounts.ts';
 import { AccessLogController } from './logger.ts';
+import flags from './flags/plugin.ts';
 
 /**
  * Options for the Fastify instance that hosts the app: request bodies keep unknown fields so the
@@ -74,6 +75,8 @@ export interface AppOptions {
   clock?: (() => number) | undefined;
   /** Failed sign-in throttling: shorter delays and locks in tests. */
   signInThrottle?: Partial<ThrottleOptions> | undefined;
+  /** A flag provider instead of the configured one (tests: one that throws). */
+  flagProvider?: import('@openfeature/server-sdk').Provider | undefined;
 }
 
 /**
@@ -129,6 +132,8 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(rateLimits, { max: config.rateLimitMax, windowSeconds: config.rateLimitWindow });
   // Sessions, sign-in (OIDC_ISSUER or the embedded provider), roles, the spec §7 customer-context calls.
   await fastify.register(identity, { config, clock: opts.clock, throttle: opts.signInThrottle });
+  // Feature flags and experiments through OpenFeature (spec §7, §8): request.flags for pages.
+  await fastify.register(flags, { config, provider: opts.flagProvider });
   // Pages go out gzip- or brotli-compressed when the client accepts it; static assets are compressed once
   // at start and their routes opt out (server/plugins/assets.ts).
   // Bodies up to 64 KB (every page) are compressed in one synchronous call at the quick level, so the

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 
@@ -20,7 +20,6 @@ export const ConfigSchema = Type.Object({
   identityUrl: Type.String({ pattern: '^/[A-Za-z0-9/_-]*[A-Za-z0-9_-]$' }),
   /** Vendor staff's e-mail domain (spec §6); unset, nobody is staff. */
   staffDomain: Type.Optional(Type.String({ minLength: 1 })),
-  searchNewFilters: Type.Boolean(),
   /** Fastify's trustProxy: off, on (any hop), a hop count, or the proxies' addresses and CIDR ranges. */
   trustProxy: Type.Union([Type.Boolean(), Type.Integer({ minimum: 1 }), Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })]),
   shutdownTimeoutMs: Type.Integer({ minimum: 0 }),
@@ -88,11 +87,14 @@ export const ConfigSchema = Type.Object({
   attachmentTypes: Type.Array(Type.String({ pattern: '^[a-z0-9]+$' })),
   /** Support requests one client network, and one account, may submit per hour. */
   requestRateLimit: Type.Integer({ minimum: 1 }),
-  /**
-   * The customer support portal's requests page variant (spec §6: a flag decides whether the upgrade
-   * variant is loaded). A configuration seam until feature flags arrive.
-   */
-  requestsPortalVariant: Type.Union([Type.Literal('standard'), Type.Literal('upgrade')]),
+  /** Where flag definitions come from (server/flags/): a flagd definitions file, or a flag service. */
+  flagsProvider: Type.Union([Type.Literal('file'), Type.Literal('flagd'), Type.Literal('ofrep')]),
+  /** The flagd definitions file of FLAGS_PROVIDER=file: by default flags.json at the content root. */
+  flagsFile: Type.String({ minLength: 1 }),
+  /** The flag service's OFREP base URL (FLAGS_PROVIDER=flagd or ofrep); unset there, every flag takes its default. */
+  flagsUrl: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** How long one evaluation may wait for the flag service before the flag takes its default. */
+  flagsTimeoutMs: Type.Integer({ minimum: 1 }),
 });
 export type Config = Static<typeof ConfigSchema>;
 
@@ -175,7 +177,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     previewToken: env.PREVIEW_TOKEN || undefined,
     identityUrl: (env.IDENTITY_URL || '/auth').replace(/\/+$/, ''),
     staffDomain: env.STAFF_EMAIL_DOMAIN || undefined,
-    searchNewFilters: bool('SEARCH_NEW_FILTERS', env.SEARCH_NEW_FILTERS, false),
     trustProxy: trustProxy(env.TRUST_PROXY),
     shutdownTimeoutMs: num(env.SHUTDOWN_TIMEOUT_MS, 10_000),
     overloadMaxEventLoopDelayMs: num(env.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS, 1000),
@@ -218,14 +219,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     attachmentTypes: (env.ATTACHMENT_TYPES || 'png,jpg,jpeg,gif,webp,pdf,txt,log,csv,json,xml,zip,har')
       .split(',').map((t) => t.trim().toLowerCase().replace(/^\./, '')).filter(Boolean),
     requestRateLimit: num(env.REQUEST_RATE_LIMIT, 10),
-    requestsPortalVariant: (env.REQUESTS_PORTAL_VARIANT || 'standard').toLowerCase(),
+    flagsProvider: (env.FLAGS_PROVIDER || 'file').toLowerCase(),
+    flagsFile: resolve(env.FLAGS_FILE || join(env.CONTENT_DIR || 'content', 'flags.json')),
+    flagsUrl: env.FLAGS_URL ? env.FLAGS_URL.replace(/\/+$/, '') : undefined,
+    flagsTimeoutMs: num(env.FLAGS_TIMEOUT_MS, 500),
   };
   const problems = [...Value.Errors(ConfigSchema, config)];
   if (problems.length > 0) {
     const names: Record<string, string> = {
       port: 'PORT', host: 'HOST', databaseUrl: 'DATABASE_URL', dataDir: 'DATA_DIR', contentDir: 'CONTENT_DIR',
       importOnStart: 'IMPORT_ON_START', logLevel: 'LOG_LEVEL', accessLog: 'ACCESS_LOG', publicUrl: 'PUBLIC_URL', previewToken: 'PREVIEW_TOKEN',
-      identityUrl: 'IDENTITY_URL', staffDomain: 'STAFF_EMAIL_DOMAIN', searchNewFilters: 'SEARCH_NEW_FILTERS', trustProxy: 'TRUST_PROXY',
+      identityUrl: 'IDENTITY_URL', staffDomain: 'STAFF_EMAIL_DOMAIN', trustProxy: 'TRUST_PROXY',
       shutdownTimeoutMs: 'SHUTDOWN_TIMEOUT_MS', overloadMaxEventLoopDelayMs: 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS',
       overloadMaxEventLoopUtilization: 'OVERLOAD_MAX_EVENT_LOOP_UTILIZATION', overloadMaxHeapUsedMb: 'OVERLOAD_MAX_HEAP_USED_MB',
       overloadRetryAfterS: 'OVERLOAD_RETRY_AFTER_S',
@@ -240,7 +244,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       supportWebhookSecret: 'SUPPORT_WEBHOOK_SECRET', helpdeskToken: 'HELPDESK_TOKEN', deliveryWorker: 'DELIVERY_WORKER',
       deliveryMaxAttempts: 'DELIVERY_MAX_ATTEMPTS', deliveryBackoffMs: 'DELIVERY_BACKOFF_MS', deliveryPollMs: 'DELIVERY_POLL_MS',
       attachmentMaxFiles: 'ATTACHMENT_MAX_FILES', attachmentMaxBytes: 'ATTACHMENT_MAX_BYTES', attachmentTypes: 'ATTACHMENT_TYPES',
-      requestRateLimit: 'REQUEST_RATE_LIMIT', requestsPortalVariant: 'REQUESTS_PORTAL_VARIANT',
+      requestRateLimit: 'REQUEST_RATE_LIMIT',
+      flagsProvider: 'FLAGS_PROVIDER', flagsFile: 'FLAGS_FILE', flagsUrl: 'FLAGS_URL', flagsTimeoutMs: 'FLAGS_TIMEOUT_MS',
     };
     const lines = problems.map((p) => {
       const key = p.instancePath.split('/')[1] ?? '';

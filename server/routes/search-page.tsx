@@ -17,9 +17,10 @@ import { CONTENT_TYPES, type SearchResponse } from '../search/schemas.ts';
 import type { SearchFacetOption, SearchResultsModel, SearchState } from '../../views/view-model.ts';
 import type { SafeHtml } from '../../views/rich-text/safe-html.tsx';
 import { SearchResultsPage, SearchResultsRegion } from '../../views/pages/search-results-page.tsx';
+import { newFiltersOn } from '../flags/features.ts';
 
 export interface SearchPageOptions {
-  config: Pick<Config, 'publicUrl' | 'identityUrl' | 'staffDomain' | 'searchNewFilters'>;
+  config: Pick<Config, 'publicUrl' | 'identityUrl' | 'staffDomain'>;
 }
 
 /**
@@ -73,7 +74,7 @@ export default async function searchPage(app: FastifyInstance, opts: SearchPageO
     reply.header('vary', 'HX-Request');
     const region = request.headers['hx-request'] === 'true' && !request.headers['hx-history-restore-request'] && !request.headers['hx-boosted'];
     return reply.page(region ? <SearchResultsRegion {...page} /> : <SearchResultsPage {...page} />, {
-      status: failed ? 503 : 200, cache: 'public', fragment: region, lifetimeMs: SEARCH_PAGE_LIFETIME_MS,
+      status: failed ? 503 : 200, cache: request.flags.cache(), fragment: region, lifetimeMs: SEARCH_PAGE_LIFETIME_MS,
     });
   };
   for (const url of ['/search-results', '/search-results/']) app.get(url, { schema: { querystring: QuerySchema } }, handler);
@@ -87,7 +88,8 @@ async function searchPageModel(
     title: state.searchTerm ? `Search results for "${state.searchTerm}"` : 'Search', path: hrefOf(state), language: 'en-US', preview: false,
     metaDescription: 'Search documentation, guides and knowledge-base articles.',
   });
-  const newFilters = config.searchNewFilters;
+  // Spec §4 new-filter experiment, decided by its flags (a failure hides it: the older filters).
+  const newFilters = await newFiltersOn(request.flags);
   const total = response?.pagination.total ?? 0;
   const counts = new Map((response?.facets.contentTypes ?? []).map((c) => [c.key, c.count]));
   const option = (key: string, label: string, selected: boolean, next: SearchState, count?: number): SearchFacetOption =>

@@ -57,7 +57,7 @@ export default async function requestRoutes(app: FastifyInstance, opts: { config
     const chrome = await kit.chrome(request, {
       title, path: LIST_PATH, language: entry?.language, description: entry?.fields.metaDescription as string | undefined,
     });
-    const portal = requestsPortal(config, reader.visitor);
+    const portal = await requestsPortal(request.flags, reader.visitor);
     const base = {
       chrome, title, signInHref: kit.signInHref(LIST_PATH), contactHref: chrome.header.contactHref,
       variant: portal.variant, showUpdated: portal.showUpdated, nonce: kit.nonceFor(request),

@@ -89,6 +89,10 @@ export interface BuildOptions {
   clock?: () => number;
   /** Failed sign-in throttling of the embedded identity provider (shorter delays and locks). */
   signInThrottle?: AppOptions['signInThrottle'];
+  /** A flag provider instead of the configured one (server/flags/). */
+  flagProvider?: AppOptions['flagProvider'];
+  /** Adds to the app before it starts (a route of the test's own). */
+  extend?: (app: FastifyInstance) => void;
 }
 
 /** The whole app on a test database, closed when the test ends. */
@@ -103,7 +107,8 @@ export async function build(t: Test, options: BuildOptions = {}): Promise<Fastif
   const logger = options.logStream ? { ...loggerOptions(config.logLevel, options.logStream), stream: options.logStream } : { level: config.logLevel };
   const server = Fastify({ ...serverOptions, logger, trustProxy: trustProxyOption(config.trustProxy) });
   t.teardown(() => server.close());
-  await server.register(app, { config, db, clock: options.clock, signInThrottle: options.signInThrottle });
+  await server.register(app, { config, db, clock: options.clock, signInThrottle: options.signInThrottle, flagProvider: options.flagProvider });
+  options.extend?.(server);
   await server.ready();
   // The import at start runs in the background; tests expect its content once build() resolves.
   await server.contentReady;

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { build, SAMPLE_CONTENT } from '../helpers/build.ts';
+import { booleanFlag, flagsFile } from '../flags/helpers.ts';
 import { stateFrom, hrefOf, requestFor, chooseProduct, reset, removeProduct, withFilter, pageWindow } from '../../server/search/page-state.ts';
 
 t.test('filter rules (spec §4, §5)', async (t) => {
@@ -23,7 +24,13 @@ t.test('filter rules (spec §4, §5)', async (t) => {
 
 for (const newFilters of [false, true]) {
   t.test(`the results page, new-filter experiment ${newFilters ? 'on' : 'off'}`, async (t) => {
-    const app = await build(t, { contentDir: SAMPLE_CONTENT, env: { SEARCH_NEW_FILTERS: String(newFilters) } });
+    // Spec §4: the experience follows its gate and experiment flags (both on, or the sample's defaults).
+    const env: Record<string, string> = newFilters ? {
+      FLAGS_FILE: await flagsFile(t, {
+        'sac-new-content-ux-experiment-gate': booleanFlag('on'), sac_new_sources_updated_ux_experiment: booleanFlag('on'),
+      }),
+    } : {};
+    const app = await build(t, { contentDir: SAMPLE_CONTENT, env });
     const get = (url: string) => app.inject(url);
 
     const empty = await get('/search-results/');

@@ -7,6 +7,7 @@ import t from 'tap';
 import { build, failing, testDb } from '../helpers/build.ts';
 import { ADA, SESSION_SECRET, sealed } from '../identity/helpers.ts';
 import { BEA, PARKER, STAFF, referencesIn, sendRequest } from './requests-helpers.ts';
+import { booleanFlag, flagsFile } from '../flags/helpers.ts';
 
 const PARTNER_HOST = 'partners.help.example';
 
@@ -150,13 +151,20 @@ t.test('my requests', async (t) => {
     t.equal((await get('/requests?page=zero', many)).statusCode, 400);
   });
 
-  t.test('the upgrade portal variant is decided in one place and shows', async (t) => {
-    const upgraded = await build(t, { env: { SESSION_SECRET, REQUESTS_PORTAL_VARIANT: 'upgrade' } });
+  t.test('the upgrade portal variant follows its flag, by account id, and shows', async (t) => {
+    // csp_ui_deployment_upgrade_switch on for Ada's account only (spec §7: looked up by account id).
+    const FLAGS_FILE = await flagsFile(t, {
+      csp_ui_deployment_upgrade_switch: booleanFlag('off', { if: [{ '==': [{ var: 'targetingKey' }, ADA.sub] }, 'on', 'off'] }),
+    });
+    const upgraded = await build(t, { env: { SESSION_SECRET, FLAGS_FILE } });
     await sendRequest(upgraded, ADA);
     const res = await upgraded.inject({ url: '/requests', headers: { cookie: sealed(upgraded, ADA) } });
     t.match(res.body, 'data-portal-variant="upgrade"');
     t.match(res.body, 'Last updated');
     t.match(res.body, 'new support portal');
+    await sendRequest(upgraded, BEA);
+    const other = await upgraded.inject({ url: '/requests', headers: { cookie: sealed(upgraded, BEA) } });
+    t.match(other.body, 'data-portal-variant="standard"', 'another account keeps the standard portal');
     const standard = await get('/requests', ada);
     t.match(standard.body, 'data-portal-variant="standard"');
     t.notMatch(standard.body, 'Last updated');

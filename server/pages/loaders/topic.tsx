@@ -3,6 +3,7 @@ import { TopicPage } from '../../../views/pages/topic-page.tsx';
 import { docsTree, treeModel, placeOf, collectionOf, siblingsModel, upNextModel, deploymentSelector, noticeOf } from '../docs.ts';
 import { bodyOf, feedbackModel, contactModel, communityHref } from '../context.ts';
 import { isoDate, pathOf, type Loader, type LoaderContext } from './shared.ts';
+import { featuredVideo } from '../../flags/features.ts';
 
 /** Items 'Explore more' shows: other collections of the same documentation. */
 const EXPLORE_MORE = 5;
@@ -19,12 +20,16 @@ export const topicLoader = (ctx: LoaderContext): Loader => async (request, entry
     .filter((col) => col !== own)
     .slice(0, EXPLORE_MORE)
     .map((col) => ({ title: col.entry.title ?? col.entry.id, href: col.href, description: col.entry.fields.description }));
+  // Spec §2: the featured video shows when its flag is on; asked only of topics that have one.
+  const video = (entry.fields.featuredVideo as { videoUrl: string } | undefined) ?? null;
+  const showVideo = video !== null && await featuredVideo(request.flags);
   return {
+    ...(request.flags.cache() === 'private' ? { cache: 'private' as const } : {}),
     view: <TopicPage
       chrome={c} breadcrumbs={await ctx.docsCrumbs(entry, preview)} tree={tree ? treeModel(tree, entry.id) : null}
       deploymentSelector={await deploymentSelector(app, product, entry, entry.routeVersion)} notice={await noticeOf(app, product)}
       title={entry.title ?? ''} version={entry.routeVersion}
-      featuredVideo={(entry.fields.featuredVideo as { videoUrl: string } | undefined) ?? null}
+      featuredVideo={showVideo ? video : null}
       body={bodyOf(entry, preview)} toc={(entry.fields.tableOfContents as { id: string; text: string; level: 2 | 3 }[] | undefined) ?? []}
       lastPublished={isoDate(entry.lastPublished)}
       feedback={feedbackModel(app, request, entry, pathOf(request))} contact={contactModel(c)} exploreMore={exploreMore}

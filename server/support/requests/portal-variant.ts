@@ -1,10 +1,12 @@
 /**
- * Spec §4/§6 'Customer support portal requests page renders after the feature-flag check': a flag decides
- * which portal the account gets (upgrade allowed or not). Until feature flags arrive, REQUESTS_PORTAL_VARIANT
- * decides, here and nowhere else; a flag evaluation for the account replaces this function's body.
+ * Spec §4/§6 'Customer support portal requests page renders after the feature-flag check': the flag
+ * `csp_ui_deployment_upgrade_switch`, looked up by account id, decides which portal the account gets
+ * (upgrade allowed or not). A failed lookup is the standard portal (spec §8 'Portal flag fetch failure':
+ * flag false); a visitor who is not signed in has no account to look up.
  */
-import type { Config } from '../../config.ts';
 import type { Visitor } from '../../../views/view-model.ts';
+import type { RequestFlags } from '../../flags/plugin.ts';
+import { requestsPortalUpgrade } from '../../flags/features.ts';
 
 export type PortalVariant = 'standard' | 'upgrade';
 
@@ -14,7 +16,7 @@ export interface PortalFeatures {
   showUpdated: boolean;
 }
 
-export function requestsPortal(config: Pick<Config, 'requestsPortalVariant'>, _visitor: Visitor): PortalFeatures {
-  const variant: PortalVariant = config.requestsPortalVariant === 'upgrade' ? 'upgrade' : 'standard';
+export async function requestsPortal(flags: RequestFlags, visitor: Visitor): Promise<PortalFeatures> {
+  const variant: PortalVariant = visitor.signedIn && await requestsPortalUpgrade(flags) ? 'upgrade' : 'standard';
   return { variant, showUpdated: variant === 'upgrade' };
 }

@@ -1,0 +1,34 @@
+/**
+ * Which OpenFeature provider answers (FLAGS_PROVIDER): the definitions file evaluated in-process by
+ * default, or a flag service over OFREP (flagd serves OFREP too, so `flagd` is the same client pointed
+ * at flagd). A service configured without its URL is no provider at all: every flag takes its default.
+ */
+import { OFREPProvider } from '@openfeature/ofrep-provider';
+import type { Logger, Provider } from '@openfeature/server-sdk';
+import type { Config } from '../config.ts';
+import { FileFlagProvider, type FileProviderOptions } from './file-provider.ts';
+
+/** fetch with a time limit: a slow flag service costs a page at most this long, then the default. */
+export function fetchWithin(timeoutMs: number): typeof fetch {
+  return (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+}
+
+export type ProviderSetup =
+  | { kind: 'file'; provider: FileFlagProvider }
+  | { kind: 'remote'; provider: Provider; url: string }
+  | { kind: 'none'; reason: string };
+
+export function providerFor(
+  config: Pick<Config, 'flagsProvider' | 'flagsFile' | 'flagsUrl' | 'flagsTimeoutMs'>,
+  logger: Logger,
+  onLoad: FileProviderOptions['onLoad'],
+): ProviderSetup {
+  if (config.flagsProvider === 'file') {
+    return { kind: 'file', provider: new FileFlagProvider({ file: config.flagsFile, logger, onLoad }) };
+  }
+  if (!config.flagsUrl) {
+    return { kind: 'none', reason: `FLAGS_PROVIDER=${config.flagsProvider} needs FLAGS_URL (the service's OFREP base URL)` };
+  }
+  const provider = new OFREPProvider({ baseUrl: config.flagsUrl, fetchImplementation: fetchWithin(config.flagsTimeoutMs) });
+  return { kind: 'remote', provider, url: config.flagsUrl };
+}
