@@ -10,7 +10,7 @@ import { ContentError, type Problem } from './problems.ts';
 import { rebuildSearchDocuments } from '../search/documents.ts';
 
 /** Bump when the importer's output changes, so unchanged content is imported again. */
-export const IMPORT_FORMAT = 5;
+export const IMPORT_FORMAT = 6;
 export const CONTENT_CHANNEL = 'signpost_content';
 const BATCH = 500;
 
