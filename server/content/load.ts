@@ -15,6 +15,7 @@ import { schemaErrors } from './schema-errors.ts';
 import { urlFieldErrors } from './url-fields.ts';
 import type { Problem } from './problems.ts';
 import { workerUrl } from '../worker-url.ts';
+import { searchSettingsProblems } from '../search/settings.ts';
 
 export interface LoadedEntry {
   kind: EntryKind;
@@ -179,7 +180,7 @@ export function loadFile(path: string, text: string, problems: Problem[], videoH
   const fail = (line: number, field: string, reason: string) => problems.push({ file: path, line, field, reason });
   const kindDef = kindOf(path);
   if (!kindDef) {
-    fail(1, 'file', 'not a content file: expected site.yaml, header.yaml or a .md/.yaml file in one of the folders ' +
+    fail(1, 'file', 'not a content file: expected site.yaml, header.yaml, search.yaml or a .md/.yaml file in one of the folders ' +
       [...FOLDER_KIND.keys()].join(', '));
     return undefined;
   }
@@ -217,6 +218,7 @@ export function loadFile(path: string, text: string, problems: Problem[], videoH
   for (const error of [...schemaErrors(schema, fields), ...urlFieldErrors(schema, fields)]) {
     fail(lineOf(error.path), error.path.join('.') || 'entry', error.reason);
   }
+  if (kind === 'searchSettings') problems.push(...searchSettingsProblems(path, fields, (at) => positionOf(yaml, lineCounter, yamlLine, at)));
   const id = typeof fields.id === 'string' ? fields.id : '';
   if (!id) return undefined;
 
@@ -295,6 +297,13 @@ function kindOf(path: string) {
   const kind = folder ? FOLDER_KIND.get(folder) : undefined;
   if (!kind || !/\.(md|ya?ml)$/.test(path) || path.split('/').length < 2) return undefined;
   return { kind: kind as EntryKind, ...ENTRY_KINDS[kind] };
+}
+
+/** Line and column of a node of a YAML document. */
+function positionOf(yaml: YamlDocument, counter: LineCounter, firstLine: number, path: (string | number)[]) {
+  const node = yaml.getIn(path, true) as { range?: [number, number, number] } | undefined;
+  const pos = node?.range ? counter.linePos(node.range[0]) : undefined;
+  return pos ? { line: pos.line + firstLine - 1, column: pos.col } : { line: firstLine };
 }
 
 function makeLineOf(yaml: YamlDocument, counter: LineCounter, firstLine: number) {

@@ -141,7 +141,7 @@ export async function search(db: Db, request: SearchRequest, options: SearchOpti
     // Spelling fixes when little is found, or when nothing found matches the title words well; a
     // query whose words the corpus all knows is never rewritten (suggest).
     if (options.suggest !== false && (response.pagination.total < SUGGEST_BELOW || titleFit < GOOD_TITLE_FIT) && !CJK.test(original)) {
-      const rewritten = await suggest(tx, original);
+      const rewritten = await suggest(tx, original, settingsWords(settings));
       if (rewritten && rewritten !== original.toLowerCase()) {
         const second = await run(engine, request, rewritten, 'all');
         const better = second.response.pagination.total > response.pagination.total
@@ -427,14 +427,22 @@ function versionOrder(a: string, b: string): number {
   return 0;
 }
 
-/** Each word the corpus does not know is replaced by its closest known word, if one is close enough. */
-export async function suggest(db: Queryable, text: string): Promise<string | null> {
+/** The words of the content team's synonyms and stop phrases: words a query may use as they are. */
+function settingsWords(settings: SearchSettings): Set<string> {
+  return new Set([...settings.synonyms.flat(), ...settings.stopPhrases].flatMap((term) => term.toLowerCase().split(/\s+/)));
+}
+
+/**
+ * Each word the corpus does not know (nor the content team's synonyms and stop phrases) is replaced
+ * by its closest known word, if one is close enough.
+ */
+export async function suggest(db: Queryable, text: string, alsoKnown: Set<string> = new Set()): Promise<string | null> {
   const words = text.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0 || words.length > 8) return null;
   let changed = false;
   const out: string[] = [];
   for (const word of words) {
-    if (!/^[a-z][a-z'-]{2,}$/.test(word)) {
+    if (!/^[a-z][a-z'-]{2,}$/.test(word) || alsoKnown.has(word)) {
       out.push(word);
       continue;
     }
