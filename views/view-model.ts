@@ -438,6 +438,8 @@ export interface SearchResultCard {
   helpfulCount: number;
   products: { name: string; platform: 'cloud' | 'data_center'; versions: string[] }[];
   contentTypeLabel: string;
+  /** The section whose heading matched the search; href links to its anchor. */
+  section?: string | undefined;
 }
 
 export interface SearchFacetOption {

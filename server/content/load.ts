@@ -16,6 +16,7 @@ import { urlFieldErrors } from './url-fields.ts';
 import type { Position, Problem } from './problems.ts';
 import { workerUrl } from '../worker-url.ts';
 import { FILE_TYPES, isFilePath, readContentFile, type ContentFile } from './files.ts';
+import { searchSettingsProblems } from '../search/settings.ts';
 
 export interface LoadedEntry {
   kind: EntryKind;
@@ -197,7 +198,7 @@ export function loadFile(path: string, text: string, problems: Problem[], videoH
     problems.push({ file: path, ...(typeof at === 'number' ? { line: at } : at), field, reason, ...(hint ? { hint } : {}) });
   const kindDef = kindOf(path);
   if (!kindDef) {
-    fail(1, 'file', 'not a content file: expected site.yaml, header.yaml or a .md/.yaml file in one of the folders ' +
+    fail(1, 'file', 'not a content file: expected site.yaml, header.yaml, search.yaml or a .md/.yaml file in one of the folders ' +
       [...FOLDER_KIND.keys()].join(', ') + `, or a file a body uses (${Object.keys(FILE_TYPES).join(' ')})`);
     return undefined;
   }
@@ -238,6 +239,7 @@ export function loadFile(path: string, text: string, problems: Problem[], videoH
   for (const error of [...schemaErrors(schema, fields), ...urlFieldErrors(schema, fields)]) {
     fail(positionOf(error.path, 'on' in error ? error.on : undefined), error.path.join('.') || 'entry', error.reason, 'hint' in error ? error.hint : undefined);
   }
+  if (kind === 'searchSettings') problems.push(...searchSettingsProblems(path, fields, (at) => positionOf(at)));
   const id = typeof fields.id === 'string' ? fields.id : '';
   if (!id) return undefined;
 

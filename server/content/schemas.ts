@@ -353,6 +353,17 @@ export const MediaSchema = Type.Object({ id: Id, image: Type.Object({ url: Image
 export type Media = Static<typeof MediaSchema>;
 export const FragmentSchema = Type.Object({ id: Id, title: Type.Optional(Str) }, { additionalProperties: false });
 
+/**
+ * Search settings (content/search.yaml): synonym groups (a query word or phrase of a group matches
+ * any member of it) and stop phrases taken out of queries; server/search/settings.ts checks more.
+ */
+const SearchTerm = Type.String({ minLength: 1, maxLength: 80, description: 'a word or phrase, matched whatever its case' });
+export const SearchSettingsSchema = Type.Object({
+  id: Id,
+  synonyms: Type.Optional(Type.Array(Type.Array(SearchTerm, { minItems: 2, maxItems: 12 }), { maxItems: 1000 })),
+  stopPhrases: Type.Optional(Type.Array(SearchTerm, { maxItems: 200 })),
+}, { additionalProperties: false });
+
 /** Which folder holds which entry type, and whether its files have a body. */
 export const ENTRY_KINDS = {
   topic: { folder: 'topics', schema: TopicSchema, body: true },
@@ -369,10 +380,11 @@ export const ENTRY_KINDS = {
   fragment: { folder: 'fragments', schema: FragmentSchema, body: true },
   form: { folder: 'forms', schema: FormSchema, body: false },
 } as const satisfies Record<string, { folder: string; schema: TSchema; body: boolean }>;
-export type EntryKind = keyof typeof ENTRY_KINDS | 'header' | 'metadata';
+export type EntryKind = keyof typeof ENTRY_KINDS | 'header' | 'metadata' | 'searchSettings';
 
 /** Single files at the top of the content tree. */
 export const SINGLE_FILES = {
   'site.yaml': { kind: 'metadata', schema: MetadataSchema },
   'header.yaml': { kind: 'header', schema: HeaderSchema },
+  'search.yaml': { kind: 'searchSettings', schema: SearchSettingsSchema },
 } as const;

@@ -398,4 +398,23 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 10,
+    name: 'search by title, headings and codes',
+    sql: /* sql */ `
+      -- A code glued by dots, slashes, colons or underscores is one word to the English parser
+      -- ('java.lang.outofmemoryerror', 'a/b'): its parts are stored too, in order, so a query for the
+      -- code as the phrase of its parts (server/search/query.ts) or for one of its parts finds it.
+      create function search_code_parts(body text) returns text language sql immutable parallel safe as $$
+        select coalesce(string_agg(regexp_replace(m.found[1], '[^[:alnum:]]+', ' ', 'g'), ' ; '), '')
+        from regexp_matches(coalesce(body, ''), '([[:alnum:]_]+(?:[./:\\\\][[:alnum:]_]+)+)', 'g') as m(found)
+      $$;
+      create or replace function search_vector_of(body text, weight "char") returns tsvector language sql immutable parallel safe as $$
+        select setweight(to_tsvector('english', regexp_replace(coalesce(body, ''), '[\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+', ' ', 'g'))
+          || to_tsvector('english', search_code_parts(body))
+          || to_tsvector('simple', search_cjk_grams(body)), weight)
+      $$;
+      -- The vectors are made again by the next import (IMPORT_FORMAT 6).
+    `,
+  },
 ];

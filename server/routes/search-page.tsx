@@ -151,6 +151,7 @@ async function searchPageModel(
       helpfulCount: r.content.metadata.trustFactors.helpfulCount,
       products: r.content.products.map((p) => ({ name: p.name, platform: p.platform, versions: p.versions })),
       contentTypeLabel: CONTENT_TYPE_LABELS[r.content.contentType],
+      section: r.content.section?.title,
     })),
     tabs,
     contentTypeOptions,

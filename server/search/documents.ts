@@ -1,7 +1,7 @@
 /**
  * The search tables: search_documents holds one narrow row per published, searchable entry with
- * its weighted vectors (title above description above body; broad queries rank by the title and
- * description vector alone) and its facet key; search_facet_keys names what each key stands for.
+ * its weighted vectors (title A, section headings B, description C, body D; broad queries rank by
+ * the vector of title, headings and description alone) and its facet key; search_facet_keys names what each key stands for.
  * search_vector_of (migration 6) gives a text's English words and its Japanese and Chinese
  * character pairs (cjk.ts).
  */
@@ -20,7 +20,9 @@ export async function rebuildSearchDocuments(tx: Queryable, frequentTerm = FREQU
     `create temporary table searchable on commit drop as
        select id, type, split_part(language, '-', 1) as lang, product_name_id,
          case when deployment = 'Cloud' then 'cloud' else 'data_center' end as platform, versions, last_published, num_views,
-         title, description, search_text
+         title, description, search_text,
+         (select string_agg(h->>'text', ' ; ') from jsonb_array_elements(
+           case when jsonb_typeof(fields->'tableOfContents') = 'array' then fields->'tableOfContents' else '[]'::jsonb end) as h) as headings
        from content_entries
        where published and type = any($1::text[])`,
     [SEARCHABLE_TYPES],
@@ -32,10 +34,10 @@ export async function rebuildSearchDocuments(tx: Queryable, frequentTerm = FREQU
   );
   await tx.query(
     `insert into search_documents (id, facet_key, last_published, num_views, search_vector, head_vector)
-       select id, key, last_published, num_views, head || search_vector_of(search_text, 'C'), head
+       select id, key, last_published, num_views, head || search_vector_of(search_text, 'D'), head
        from (
          select s.id, k.key, s.last_published, s.num_views, s.search_text,
-           search_vector_of(s.title, 'A') || search_vector_of(s.description, 'B') as head
+           search_vector_of(s.title, 'A') || search_vector_of(s.headings, 'B') || search_vector_of(s.description, 'C') as head
          from searchable s join search_facet_keys k
            on k.type = s.type and k.lang = s.lang and coalesce(k.product_name_id, '') = coalesce(s.product_name_id, '')
            and k.platform = s.platform and k.versions = s.versions

@@ -11,8 +11,9 @@ import { deploymentNames, deploymentsOf } from '../content/deployments.ts';
 import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../db/driver.ts';
 import { boundQuery } from './bounds.ts';
-import { CJK, CJK_LETTERS, cjkTsQuery } from './cjk.ts';
+import { CJK, cjkTsQuery, withoutCjk } from './cjk.ts';
 import { markHighlights } from './highlight.ts';
+import { NO_SETTINGS, parseQuery, tsQuerySql, type SearchSettings } from './query.ts';
 import type { ContentTypeKey, SearchRequest, SearchResponse, SearchResult } from './schemas.ts';
 
 const TYPE_OF: Record<ContentTypeKey, string> = { topic: 'topic', topic_set: 'topicSet', collection: 'collection', kb_article: 'kbArticle' };
@@ -26,6 +27,14 @@ export const RANK_ALL_LIMIT = 1500;
 export const BROAD_CANDIDATES = 500;
 /** Fewer results than this and a spelling suggestion is tried. */
 export const SUGGEST_BELOW = 3;
+/** Below this many distinct words a document ranks as if it had this many: short pages gain nothing. */
+export const FLOOR_LEXEMES = 80;
+/** How much a title's fit (0 to 1) adds to the text rank. */
+export const TITLE_WEIGHT = 2;
+/** Weights of body (D), description (C), section headings (B) and title (A) in the text rank. */
+export const FIELD_WEIGHTS = '{0.2, 0.3, 0.5, 1.0}';
+/** How much holding the query's words as a phrase adds to the text rank. */
+export const PHRASE_WEIGHT = 1;
 const HIGHLIGHT_START = '\u0002';
 const HIGHLIGHT_STOP = '\u0003';
 
@@ -45,28 +54,25 @@ const SEARCH_SETTINGS = `set local enable_seqscan = off; set local max_parallel_
   set local statement_timeout = '${SEARCH_STATEMENT_TIMEOUT}'`;
 
 /**
- * 'all' needs every word (websearch syntax: quotes, or, -word); 'any' is the fallback for
- * questions typed in full sentences, where ranking rewards documents matching more of the words.
+ * 'all' needs every word (quotes, or, -word: query.ts); 'any' is the fallback for questions typed
+ * in full sentences, where ranking rewards documents matching more of the words.
  */
 export type MatchMode = 'all' | 'any';
 
-function englishQuery(mode: MatchMode, param: string): string {
-  return mode === 'all'
-    ? `websearch_to_tsquery('english', ${param})`
-    : `nullif(replace(plainto_tsquery('english', ${param})::text, ' & ', ' | '), '')::tsquery`;
-}
+/** Title matches above this share of the query's words count as matching the title well. */
+export const GOOD_TITLE_FIT = 0.5;
 
 /**
- * The tsquery of a search as SQL. Without Japanese or Chinese it is the English query of $1; with
- * them, the English query of the rest of the text joined to the character pairs of the CJK runs
- * (cjk.ts), so every search goes through the GIN indexes and asks for a bounded number of lexemes.
+ * The tsquery of a search as SQL: the English clauses of the text (query.ts, with the content
+ * team's synonyms and stop phrases) joined to the character pairs of its CJK runs (cjk.ts), so
+ * every search goes through the GIN indexes and asks for a bounded number of lexemes.
  */
-function tsQuery(text: string, mode: MatchMode, add: (v: unknown) => string): string {
+function tsQuery(text: string, mode: MatchMode, settings: SearchSettings, add: (v: unknown) => string) {
+  const parsed = parseQuery(withoutCjk(text), settings);
+  const english = tsQuerySql(parsed, mode, add);
   const cjk = cjkTsQuery(text, mode === 'all' ? '&' : '|');
-  if (!cjk) return englishQuery(mode, '$1');
-  // The English words of the text: $1 without its CJK runs (always named: PostgreSQL refuses a parameter no statement uses).
-  const rest = `regexp_replace($1::text, '[${CJK_LETTERS}]+', ' ', 'g')`;
-  return `(coalesce(${englishQuery(mode, rest)}, ''::tsquery) ${mode === 'all' ? '&&' : '||'} ${add(cjk.query)}::tsquery)`;
+  const sql = cjk ? `(${english} ${mode === 'all' ? '&&' : '||'} ${add(cjk.query)}::tsquery)` : english;
+  return { sql, positive: parsed.positive };
 }
 
 /** What a facet key stands for (a row of search_facet_keys). */
@@ -112,7 +118,7 @@ export async function search(db: Db, request: SearchRequest, options: SearchOpti
     await tx.exec(SEARCH_SETTINGS);
     const memo = options.memo ?? ((_key, load) => load());
     // Both change only with an import.
-    const { keys, names, deploymentNames: labels } = await memo('search-keys', async () => ({
+    const { keys, names, deploymentNames: labels, settings } = await memo('search-keys', async () => ({
       keys: await tx.query<FacetKey>('select key, type, lang, product_name_id, platform, versions from search_facet_keys'),
       names: new Map((await tx.query<{ key: string; name: string }>(
         `select distinct fields->>'productNameId' as key, fields->>'productName' as name from content_entries where type = 'product'`))
@@ -120,22 +126,28 @@ export async function search(db: Db, request: SearchRequest, options: SearchOpti
       // The site's deployment labels name each edition in result breadcrumbs.
       deploymentNames: deploymentNames(deploymentsOf((await tx.query<{ fields: Record<string, unknown> }>(
         `select fields from content_entries where type = 'metadata' limit 1`))[0]?.fields)),
+      settings: settingsOf((await tx.query<{ fields: Partial<SearchSettings> }>(
+        `select fields from content_entries where type = 'searchSettings' limit 1`))[0]?.fields),
     }));
     const engine: Engine = {
-      db: tx, keys, names, labels, memo,
+      db: tx, keys, names, labels, memo, settings,
       rankAllLimit: options.rankAllLimit ?? RANK_ALL_LIMIT, broadCandidates: options.broadCandidates ?? BROAD_CANDIDATES,
     };
     // The engine bounds what it searches for whatever the caller checked (bounds.ts).
     const original = boundQuery(request.query).query;
-    let response = await run(engine, request, original, 'all');
+    let { response, titleFit } = await run(engine, request, original, 'all');
     let searched = original;
     let rewrittenQuery: string | null = null;
-    if (options.suggest !== false && response.pagination.total < SUGGEST_BELOW && !CJK.test(original)) {
-      const rewritten = await suggest(tx, original);
+    // Spelling fixes when little is found, or when nothing found matches the title words well; a
+    // query whose words the corpus all knows is never rewritten (suggest).
+    if (options.suggest !== false && (response.pagination.total < SUGGEST_BELOW || titleFit < GOOD_TITLE_FIT) && !CJK.test(original)) {
+      const rewritten = await suggest(tx, original, settingsWords(settings));
       if (rewritten && rewritten !== original.toLowerCase()) {
         const second = await run(engine, request, rewritten, 'all');
-        if (second.pagination.total > response.pagination.total) {
-          response = second;
+        const better = second.response.pagination.total > response.pagination.total
+          || (second.response.pagination.total > 0 && second.titleFit > titleFit);
+        if (better) {
+          ({ response, titleFit } = second);
           searched = rewritten;
           rewrittenQuery = rewritten;
         }
@@ -143,7 +155,7 @@ export async function search(db: Db, request: SearchRequest, options: SearchOpti
     }
     if (response.pagination.total < SUGGEST_BELOW && /\s/.test(searched)) {
       const loose = await run(engine, request, searched, 'any');
-      if (loose.pagination.total > response.pagination.total) response = loose;
+      if (loose.response.pagination.total > response.pagination.total) response = loose.response;
     }
     response.metadata.query = { originalQuery: original, rewrittenQuery, searchedQuery: searched };
     return response;
@@ -158,11 +170,13 @@ interface Engine {
   /** The site's deployment labels. */
   labels: { cloud: string; dataCenter: string };
   memo: NonNullable<SearchOptions['memo']>;
+  /** The content team's synonyms and stop phrases (search.yaml). */
+  settings: SearchSettings;
   rankAllLimit: number;
   broadCandidates: number;
 }
 
-async function run(engine: Engine, request: SearchRequest, text: string, mode: MatchMode): Promise<SearchResponse> {
+async function run(engine: Engine, request: SearchRequest, text: string, mode: MatchMode): Promise<{ response: SearchResponse; titleFit: number }> {
   const { db, keys, names, labels } = engine;
   const from = request.pagination?.from ?? 0;
   const size = request.pagination?.size ?? DEFAULT_PAGE_SIZE;
@@ -170,13 +184,25 @@ async function run(engine: Engine, request: SearchRequest, text: string, mode: M
   const cjk = CJK.test(text);
   const filters = filtersOf(request);
 
+  // The query once as a tsquery (and the lexemes of the words asked for, which titles are compared
+  // with); every statement below takes it as $1. It changes only with the text and an import.
+  const { tsquery, words, phrase } = await engine.memo(JSON.stringify(['tsquery', text, mode]), async () => {
+    const params: unknown[] = [];
+    const add = (v: unknown) => `$${params.push(v)}`;
+    const { sql, positive } = tsQuery(text, mode, engine.settings, add);
+    const positiveParam = add(positive);
+    const [row] = await db.query<{ tsquery: string; words: string[]; phrase: string }>(
+      `select (${sql})::text as tsquery, tsvector_to_array(to_tsvector('english', ${positiveParam}::text)) as words,
+         phraseto_tsquery('english', ${positiveParam}::text)::text as phrase`, params);
+    return { tsquery: row?.tsquery ?? '', words: row?.words ?? [], phrase: row?.phrase ?? '' };
+  });
+
   // Matches per facet key, for the words only; the language and every filter are applied on the keys.
   // A one-word query for a frequent word reads the counts kept for it instead of visiting every match.
   const languageKeys = keys.filter(filters.language);
-  const counts = await engine.memo(JSON.stringify(['counts', text, mode]), async () => {
-    const params: unknown[] = [text];
+  const counts = tsquery === '' ? [] : await engine.memo(JSON.stringify(['counts', tsquery]), async () => {
     const rows = await db.query<{ key: number; count: number }>(
-      `with query as (select ${tsQuery(text, mode, (v: unknown) => `$${params.push(v)}`)} as q),
+      `with query as (select $1::tsquery as q),
            kept as (
              select c.facet_key as key, c.count from search_term_counts c, query
              where numnode(query.q) = 1 and c.lexeme = trim(both '''' from query.q::text))
@@ -185,16 +211,16 @@ async function run(engine: Engine, request: SearchRequest, text: string, mode: M
          select d.facet_key, count(*)::int from search_documents d, query
          where d.search_vector @@ query.q and not exists (select 1 from kept)
          group by 1`,
-    params);
+    [tsquery]);
     return rows.map((r): [number, number] => [r.key, r.count]);
   });
   const countOf = new Map(counts);
   const kept = languageKeys.filter((k) => filters.type(k) && filters.product(k));
   const total = kept.reduce((sum, k) => sum + (countOf.get(k.key) ?? 0), 0);
 
-  const params: unknown[] = [text];
+  const params: unknown[] = [tsquery];
   const add = (v: unknown) => `$${params.push(v)}`;
-  const q = tsQuery(text, mode, add);
+  const q = '$1::tsquery';
   const match = `d.search_vector @@ ${q}`;
   const filtered = kept.length < keys.length ? ` and d.facet_key = any(${add(kept.map((k) => k.key))}::int[])` : '';
   const where = `${match}${filtered}`;
@@ -205,47 +231,71 @@ async function run(engine: Engine, request: SearchRequest, text: string, mode: M
   const lift = (alias: string) => `(case when ${alias}.facet_key = any(${add(overviews)}::int[]) then 0.6::float8 else 1::float8 end)
     * (1 + 0.15::float8 * ln(1 + coalesce(s.helpful_count, 0)::float8) + 0.03::float8 * ln(1 + coalesce(s.num_views, ${alias}.num_views)::float8))
     * (1 / (1 + greatest(0, date_part('epoch', now() - coalesce(${alias}.last_published, now()))) / ${2 * 365 * 86400}::float8))`;
+  // How a title matches the words asked for (README 'Search'): coverage is the share of the query's
+  // words in the title, precision the share of the title's words in the query; both 1 is an exact title.
+  const wordsParam = add(words);
+  const titleMatch = (alias: string) => `left join lateral (
+      select count(*) filter (where w = any(${wordsParam}::text[]))::float8 / greatest(cardinality(${wordsParam}::text[]), 1) as coverage,
+        count(*) filter (where w = any(${wordsParam}::text[]))::float8 / greatest(count(*), 1) as precision
+      from unnest(tsvector_to_array(ts_filter(${alias}.head_vector, '{a}'))) as w) as t on true`;
+  const exact = `(t.coverage >= 1 and t.precision >= 1)`;
+  const titleScore = `(t.coverage * t.coverage * t.precision)`;
   const limit = `limit ${Number(size)} offset ${Number(from)}`;
-  let page: { id: string }[] = [];
+  let page: { id: string; coverage: number | null }[] = [];
   if (total === 0 || from >= total) {
     page = [];
   } else if (sort === 'last_published') {
-    page = await db.query(`select d.id from search_documents d where ${where} order by d.last_published desc nulls last, d.id ${limit}`, params);
+    page = await db.query(`select d.id, t.coverage from search_documents d ${titleMatch('d')} where ${where}
+      order by d.last_published desc nulls last, d.id ${limit}`, params);
   } else if (total > engine.rankAllLimit) {
-    // Broad: the newest documents whose title or description match are ranked; then every other
-    // match, newest first. A title or description match is a match of the whole document unless
-    // the query excludes words.
-    const excludes = /(^|\s)-\S/.test(text);
+    // Broad: the newest documents whose title, headings or description match are ranked; then every
+    // other match, newest first. A head match is a match of the whole document unless the query
+    // excludes words.
+    const excludes = tsquery.includes('!');
     const head = `d.head_vector @@ ${q}${excludes ? ` and ${match}` : ''}${filtered}`;
     const depth = Number(from) + Number(size);
     page = await db.query(
       `with candidates as materialized (
          select d.id, d.facet_key, d.num_views, d.last_published, d.head_vector from search_documents d
          where ${head} order by d.last_published desc nulls last, d.id limit ${Number(engine.broadCandidates)})
-       (select c.id, (1 + ts_rank(c.head_vector, ${q})) * ${lift('c')} as score, c.last_published
-          from candidates c left join entry_stats s on s.entry_id = c.id
-         order by score desc, c.last_published desc nulls last, c.id limit ${depth})
+       (select c.id, t.coverage, ${exact}::int as exact,
+           (1 + ts_rank(c.head_vector, ${q}) + ${TITLE_WEIGHT} * ${titleScore}) * ${lift('c')} as score, c.last_published
+          from candidates c left join entry_stats s on s.entry_id = c.id ${titleMatch('c')}
+         order by exact desc, score desc, c.last_published desc nulls last, c.id limit ${depth})
        union all
-       (select d.id, 0, d.last_published from search_documents d
+       (select d.id, null, 0, 0, d.last_published from search_documents d
          where ${where} and d.id not in (select id from candidates)
          order by d.last_published desc nulls last, d.id limit ${depth})
-       order by 2 desc, 3 desc nulls last, 1 ${limit}`,
+       order by 3 desc, 4 desc, 5 desc nulls last, 1 ${limit}`,
       params,
     );
   } else {
-    const textRank = `ts_rank(d.search_vector, ${q}, 1)`;
+    // Text rank without length normalisation (ts_rank and, for proximity, cover density), divided
+    // by the log of the document's length floored at FLOOR_LEXEMES, so an empty or near-empty page
+    // gains nothing from being short; the title's fit is added and exact titles come first.
+    const weights = `'${FIELD_WEIGHTS}'::float4[]`;
+    // In 'any' mode a document holding more of the query's words ranks higher: the share it holds, squared.
+    const coordination = mode === 'any' && words.length > 1
+      ? ` * power((length(d.search_vector) - length(ts_delete(d.search_vector, ${wordsParam}::text[])))::float8 / ${words.length}, 2)` : '';
+    const textRank = `((ts_rank(${weights}, d.search_vector, ${q}, 0) + ts_rank_cd(${weights}, d.search_vector, ${q}, 0))
+      / (1 + ln(greatest(length(d.search_vector), ${FLOOR_LEXEMES})::float8))${coordination})`;
+    // The words asked for, in their order, side by side.
+    const phraseBonus = words.length > 1 && phrase ? ` + ${PHRASE_WEIGHT} * (d.search_vector @@ ${add(phrase)}::tsquery)::int` : '';
     page = await db.query(
-      `select d.id from search_documents d left join entry_stats s on s.entry_id = d.id where ${where}
-       order by ${textRank} * ${lift('d')} desc, d.last_published desc nulls last, d.id ${limit}`,
+      `select d.id, t.coverage from search_documents d left join entry_stats s on s.entry_id = d.id ${titleMatch('d')}
+       where ${where}
+       order by ${exact} desc, (${textRank} + ${TITLE_WEIGHT} * ${titleScore}${phraseBonus}) * ${lift('d')} desc, d.last_published desc nulls last, d.id ${limit}`,
       params,
     );
   }
   const ids = page.map((r) => r.id);
+  const titleFit = Math.max(0, ...page.map((r) => r.coverage ?? 0));
 
   // A data center result links to the version the visitor filtered by, when it exists there.
   const wantedVersions = [...new Set((request.facetFilters?.products ?? []).flatMap((p) => p.versions ?? []))];
   // The page's rows, with their marked snippets: the description when it matches, else body fragments.
-  // Not for CJK text: the English headline parser does not see its pairs (and q names only $1 without CJK).
+  // Not for CJK text: the English headline parser does not see its pairs. A result whose title does
+  // not match the query but one of its section headings does links to that section.
   const highlighting = request.highlights?.enable !== false && !cjk;
   const marks = `StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_STOP}`;
   const rows = ids.length === 0 ? [] : await db.query<PageRow>(
@@ -254,14 +304,22 @@ async function run(engine: Engine, request: SearchRequest, text: string, mode: M
        coalesce(s.num_views, e.num_views)::int as num_views,
        coalesce((select r.path from content_routes r where r.entry_id = e.id and r.version = any($3::text[])
          order by string_to_array(r.version, '.')::int[] desc limit 1), e.path) as path,
-       ${highlighting ? `case when to_tsvector('english', coalesce(e.description, '')) @@ ${q}
-         then ts_headline('english', e.description, ${q}, $4)
-         else ts_headline('english', coalesce(e.search_text, e.description, ''), ${q}, $5)
-       end` : 'nullif($1::text, $1::text)'} as snippet
+       ${highlighting ? `case when to_tsvector('english', coalesce(e.description, '')) @@ $1::tsquery
+         then ts_headline('english', e.description, $1::tsquery, $4)
+         else ts_headline('english', coalesce(e.search_text, e.description, ''), $1::tsquery, $5)
+       end` : 'null::text'} as snippet,
+       section.id as section_id, section.text as section_title
      from content_entries e left join entry_stats s on s.entry_id = e.id
        left join content_entries parent on parent.id = e.fields->>'parentId'
+       left join lateral (
+         select h->>'id' as id, h->>'text' as text
+         from jsonb_array_elements(case when jsonb_typeof(e.fields->'tableOfContents') = 'array' then e.fields->'tableOfContents' else '[]'::jsonb end)
+           with ordinality as x(h, n)
+         where numnode($1::tsquery) > 0 and not (to_tsvector('english', coalesce(e.title, '')) @@ $1::tsquery)
+           and to_tsvector('english', h->>'text') @@ $1::tsquery
+         order by ts_rank(to_tsvector('english', h->>'text'), $1::tsquery, 1) desc, n limit 1) as section on true
      where e.id = any($2::text[])`,
-    [text, ids, wantedVersions, ...(highlighting ? [`${marks}, HighlightAll=true`, `${marks}, MaxFragments=2, MaxWords=28, MinWords=12, FragmentDelimiter=" … "`] : [])],
+    [tsquery, ids, wantedVersions, ...(highlighting ? [`${marks}, HighlightAll=true`, `${marks}, MaxFragments=2, MaxWords=28, MinWords=12, FragmentDelimiter=" … "`] : [])],
   );
   const highlights = new Map(rows.filter((r) => r.snippet !== null).map((r) => [r.id, markHighlights(r.snippet ?? '', HIGHLIGHT_START, HIGHLIGHT_STOP)]));
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -276,8 +334,9 @@ async function run(engine: Engine, request: SearchRequest, text: string, mode: M
         contentAri: `ari:cloud:help::${KEY_OF[r.type] ?? r.type}/${r.id}`,
         title: r.title ?? r.id,
         description,
-        url: r.path ?? '/',
+        url: r.section_id ? `${r.path ?? '/'}#${encodeURIComponent(r.section_id)}` : r.path ?? '/',
         contentType: KEY_OF[r.type] ?? 'topic',
+        ...(r.section_id ? { section: { id: r.section_id, title: r.section_title ?? '' } } : {}),
         products: r.product_name_id
           ? [{ key: r.product_name_id, name: names.get(r.product_name_id) ?? r.product_name_id, platform, versions: platform === 'data_center' ? r.versions : [] }]
           : [],
@@ -296,12 +355,22 @@ async function run(engine: Engine, request: SearchRequest, text: string, mode: M
     return result;
   });
 
-  return {
+  const response: SearchResponse = {
     queryId: randomUUID(),
     results,
     facets: facetsOn ? facetsFrom(languageKeys, countOf, filters, names) : { contentTypes: [], products: [] },
     pagination: { from, size, total },
     metadata: { query: { originalQuery: text, rewrittenQuery: null, searchedQuery: text }, sort: { by: sort }, source: SEARCH_SOURCE },
+  };
+  return { response, titleFit };
+}
+
+/** The content team's settings as stored (the import validated them); none when there are none. */
+function settingsOf(fields: Partial<SearchSettings> | undefined): SearchSettings {
+  if (!fields) return NO_SETTINGS;
+  return {
+    synonyms: Array.isArray(fields.synonyms) ? fields.synonyms.filter(Array.isArray) : [],
+    stopPhrases: Array.isArray(fields.stopPhrases) ? fields.stopPhrases.filter((p) => typeof p === 'string') : [],
   };
 }
 
@@ -316,6 +385,8 @@ interface PageRow {
   versions: string[];
   last_published: Date | null;
   parent_title: string | null;
+  section_id: string | null;
+  section_title: string | null;
   helpful_count: number;
   num_views: number;
   snippet: string | null;
@@ -356,14 +427,22 @@ function versionOrder(a: string, b: string): number {
   return 0;
 }
 
-/** Each word the corpus does not know is replaced by its closest known word, if one is close enough. */
-export async function suggest(db: Queryable, text: string): Promise<string | null> {
+/** The words of the content team's synonyms and stop phrases: words a query may use as they are. */
+function settingsWords(settings: SearchSettings): Set<string> {
+  return new Set([...settings.synonyms.flat(), ...settings.stopPhrases].flatMap((term) => term.toLowerCase().split(/\s+/)));
+}
+
+/**
+ * Each word the corpus does not know (nor the content team's synonyms and stop phrases) is replaced
+ * by its closest known word, if one is close enough.
+ */
+export async function suggest(db: Queryable, text: string, alsoKnown: Set<string> = new Set()): Promise<string | null> {
   const words = text.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0 || words.length > 8) return null;
   let changed = false;
   const out: string[] = [];
   for (const word of words) {
-    if (!/^[a-z][a-z'-]{2,}$/.test(word)) {
+    if (!/^[a-z][a-z'-]{2,}$/.test(word) || alsoKnown.has(word)) {
       out.push(word);
       continue;
     }

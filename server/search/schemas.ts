@@ -51,6 +51,8 @@ export const SearchResultSchema = Type.Object({
     description: Type.String(),
     url: Type.String(),
     contentType: ContentType,
+    /** The section whose heading matches the query; the url links to its anchor. */
+    section: Type.Optional(Type.Object({ id: Type.String(), title: Type.String() })),
     products: Type.Array(ResultProduct),
     breadcrumbs: Type.Array(Type.String()),
     metadata: Type.Object({

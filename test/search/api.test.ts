@@ -101,6 +101,13 @@ t.test('the search API', async (t) => {
     t.match(body.results[0].content.url, /escalation-policy/);
   });
 
+  t.test('a query matching a section heading links to that section', async (t) => {
+    const body = (await post({ query: 'round-robin for busy teams' })).json();
+    const hit = body.results.find((r: { content: { url: string } }) => r.content.url.includes('escalation-policy'));
+    t.same(hit?.content.section, { id: 'round-robin-for-busy-teams', title: 'Round-robin for busy teams' });
+    t.match(hit?.content.url, /#round-robin-for-busy-teams$/);
+  });
+
   t.test('helpful answers raise the trust factor', async (t) => {
     const before = (await post({ query: 'smart mirror' })).json().results;
     const id = before[0].content.contentAri.split('/').pop();

@@ -67,6 +67,10 @@ for (const newFilters of [false, true]) {
     const exact = await get('/search-results/?searchTerm=escalaton+policy&exact=1');
     t.notMatch(exact.body, 'Search instead for');
 
+    const section = await get('/search-results/?searchTerm=round-robin+for+busy+teams');
+    t.match(section.body, /href="[^"]*escalation-policy[^"]*#round-robin-for-busy-teams"/, 'a heading match links to its section');
+    t.match(section.body, 'Section: Round-robin for busy teams');
+
     const none = await get('/search-results/?searchTerm=zzzqqq');
     t.match(none.body, 'No results for &quot;zzzqqq&quot;');
     t.notMatch(none.body, 'aria-label="Pagination"');

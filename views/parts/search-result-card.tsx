@@ -38,6 +38,7 @@ export function SearchResultCard({ result }: { result: SearchResultCardModel }) 
       <h3 className="search-result-title">
         <a href={result.href} data-position={result.position}>{result.title}</a>
       </h3>
+      {result.section ? <p className="search-result-section">{`Section: ${result.section}`}</p> : null}
       <Html className="search-result-description" html={result.descriptionHtml} />
       <ul className="search-result-meta">
         {result.dateModified ? <li>{`Updated ${formatUpdated(result.dateModified)}`}</li> : null}
