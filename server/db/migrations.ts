@@ -382,4 +382,13 @@ export const migrations: Migration[] = [
       create unique index named_contacts_account_email_idx on named_contacts (account_id, lower(email));
     `,
   },
+  {
+    version: 9,
+    name: 'a hash of each content row, for imports that write only what changed',
+    sql: /* sql */ `
+      -- The import compares these with the hashes of the rows it would write, and writes only the
+      -- entries whose row changed (server/content/import.ts). Null (rows stored before) never matches.
+      alter table content_entries add column row_hash text;
+    `,
+  },
 ];
