@@ -35,6 +35,8 @@ export interface ImportOptions {
   signal?: AbortSignal;
   /** The tree already read (live preview keeps it parsed in memory): it is checked and written as is. */
   loaded?: LoadResult;
+  /** The tree already read and checked (live preview checks before it imports): written as is. */
+  checked?: Checked;
   /** False leaves the vacuum to the caller (live preview runs it once saves pause). */
   vacuum?: boolean;
   /** Words in at least this many documents have kept counts (search_term_counts); tests set a small one. */
@@ -74,8 +76,9 @@ export async function currentDigest(db: Queryable): Promise<string | undefined> 
 
 export async function importContent(db: Db, dir: string, options: ImportOptions = {}): Promise<ImportResult> {
   const t0 = performance.now();
-  const { plan, problems, warnings, digest, readMs, checkMs } = options.loaded
-    ? checkLoaded(options.loaded)
+  const { plan, problems, warnings, digest, readMs, checkMs } = options.checked
+    ? { ...options.checked, readMs: 0, checkMs: 0 }
+    : options.loaded ? checkLoaded(options.loaded)
     : await checkContent(dir, options.onProgress);
   if (problems.length > 0) throw new ContentError(problems);
   options.signal?.throwIfAborted();
@@ -99,7 +102,8 @@ export async function importContent(db: Db, dir: string, options: ImportOptions 
   return { imported: true, written, ...base, ms: { read: readMs, check: checkMs, write, total: performance.now() - t0 } };
 }
 
-type Plan = ReturnType<typeof checkLoaded>['plan'];
+export type Checked = ReturnType<typeof checkLoaded>;
+type Plan = Checked['plan'];
 type Written = ImportResult['written'];
 
 /** What an entry's stored row is compared by: a hash of everything written for it. */
