@@ -106,10 +106,25 @@ export type Checked = ReturnType<typeof checkLoaded>;
 type Plan = Checked['plan'];
 type Written = ImportResult['written'];
 
-/** What an entry's stored row is compared by: a hash of everything written for it. */
+/**
+ * What an entry's stored row is compared by: a hash of everything written for it. The parsed body's
+ * share is kept per document object: live preview keeps unchanged files parsed, so a save hashes again
+ * only the bodies it re-read (hashing every body was most of a save's write on a large tree).
+ */
 export function rowHash(row: EntryRow): string {
-  return createHash('sha256').update(JSON.stringify(row)).digest('base64url');
+  const { document, ...rest } = row;
+  const hash = createHash('sha256').update(JSON.stringify(rest));
+  if (document) {
+    let body = documentHashes.get(document.document);
+    if (body === undefined) {
+      body = createHash('sha256').update(JSON.stringify(document.document)).digest('base64url');
+      documentHashes.set(document.document, body);
+    }
+    hash.update(`\0${body}\0${JSON.stringify(document.links)}`);
+  }
+  return hash.digest('base64url');
 }
+const documentHashes = new WeakMap<object, string>();
 
 /** Replaces every stored row and the whole search index (`--force`, a first import, most of a tree changed). */
 async function writeAll(tx: Queryable, plan: Plan, hashes: string[], options: ImportOptions): Promise<Written> {
