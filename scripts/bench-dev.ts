@@ -1,7 +1,7 @@
 /**
  * npm run bench:dev -- [dir]: how long live preview takes from a save to the new content being served:
- * a copy of the tree (default: the sample content) on an in-memory database, one file changed at a
- * time, re-read, checked and imported. Prints the median and slowest of the runs.
+ * a copy of the tree (default: the sample content) on a fresh PGlite data directory, one topic changed
+ * at a time, re-read, checked and imported (only its rows written). Prints the median and slowest of the runs.
  */
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

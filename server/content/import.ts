@@ -1,13 +1,14 @@
 /**
- * The one content import, shared by start-up and `npm run import`: read and check the whole
- * tree, then write everything in one transaction, or nothing at all.
+ * The one content import, shared by start-up, `npm run import` and live preview: read and check the
+ * whole tree, then write in one transaction, or nothing at all: the entries whose row changed, the ones
+ * removed, and their routes and search rows (everything on `force`, a first import, or most of a tree).
  */
 import { createHash } from 'node:crypto';
 import type { Db, Queryable } from '../db/driver.ts';
 import { loadContent, type LoadOptions, type LoadResult } from './load.ts';
 import { resolveContent, type EntryRow, type RouteRow } from './resolve.ts';
 import { ContentError, type Problem } from './problems.ts';
-import { rebuildSearchDocuments } from '../search/documents.ts';
+import { FREQUENT_TERM, rebuildSearchDocuments, updateSearchDocuments } from '../search/documents.ts';
 import { writeFiles } from './files.ts';
 
 /** Bump when the importer's output changes, so unchanged content is imported again. */
@@ -17,6 +18,8 @@ const BATCH = 500;
 
 export interface ImportResult {
   imported: boolean;
+  /** Entries written (changed, added) and removed; every entry on a full rewrite. */
+  written: { entries: number; removed: number; full: boolean };
   digest: string;
   entries: number;
   routes: number;
@@ -33,8 +36,12 @@ export interface ImportOptions {
   signal?: AbortSignal;
   /** The tree already read (live preview keeps it parsed in memory): it is checked and written as is. */
   loaded?: LoadResult;
+  /** The tree already read and checked (live preview checks before it imports): written as is. */
+  checked?: Checked;
   /** False leaves the vacuum to the caller (live preview runs it once saves pause). */
   vacuum?: boolean;
+  /** Words in at least this many documents have kept counts (search_term_counts); tests set a small one. */
+  frequentTerm?: number;
 }
 
 /** Checks a tree without writing; returns the plan and every problem. */
@@ -82,46 +89,138 @@ export async function currentDigest(db: Queryable): Promise<string | undefined> 
 
 export async function importContent(db: Db, dir: string, options: ImportOptions = {}): Promise<ImportResult> {
   const t0 = performance.now();
-  const { plan, problems, warnings, digest, readMs, checkMs } = options.loaded
-    ? checkLoaded(options.loaded)
+  const { plan, problems, warnings, digest, readMs, checkMs } = options.checked
+    ? { ...options.checked, readMs: 0, checkMs: 0 }
+    : options.loaded ? checkLoaded(options.loaded)
     : await checkContent(dir, options.onProgress);
   if (problems.length > 0) throw new ContentError(problems, warnings);
   options.signal?.throwIfAborted();
   const base = { digest, entries: plan.entries.length, routes: plan.routes.length, warnings };
   if (!options.force && (await currentDigest(db)) === digest) {
-    return { imported: false, ...base, ms: { read: readMs, check: checkMs, write: 0, total: performance.now() - t0 } };
+    return { imported: false, written: { entries: 0, removed: 0, full: false }, ...base, ms: { read: readMs, check: checkMs, write: 0, total: performance.now() - t0 } };
   }
   const t1 = performance.now();
-  await db.transaction(async (tx) => {
-    await tx.query('delete from content_routes');
-    await tx.query('delete from content_entries');
-    let done = 0;
-    for (let i = 0; i < plan.entries.length; i += BATCH) {
-      options.signal?.throwIfAborted();
-      await insertEntries(tx, plan.entries.slice(i, i + BATCH));
-      done = Math.min(i + BATCH, plan.entries.length);
-      options.onProgress?.('write', done, plan.entries.length);
-    }
-    for (let i = 0; i < plan.routes.length; i += BATCH * 4) await insertRoutes(tx, plan.routes.slice(i, i + BATCH * 4));
+  const written = await db.transaction(async (tx) => {
+    const hashes = plan.entries.map(rowHash);
+    const written = options.force ? await writeAll(tx, plan, hashes, options) : await writeChanges(tx, plan, hashes, options);
     await writeFiles(tx, plan.files);
-    await rebuildSearchDocuments(tx);
-    await tx.query('delete from search_vocabulary');
-    const words = vocabulary(plan.entries);
-    for (let i = 0; i < words.length; i += BATCH * 10) {
-      await tx.query(
-        `insert into search_vocabulary (word, frequency) select word, frequency from jsonb_to_recordset($1::jsonb) as x(word text, frequency integer)`,
-        [JSON.stringify(words.slice(i, i + BATCH * 10))],
-      );
-    }
     await tx.query('insert into content_imports (digest, entry_count, source, duration_ms) values ($1, $2, $3, $4)', [
       digest, plan.entries.length, dir, Math.round(performance.now() - t0),
     ]);
     // Delivered at commit: every instance drops what it cached of the old content.
     await tx.query('select pg_notify($1, $2)', [CONTENT_CHANNEL, digest]);
+    return written;
   });
   if (options.vacuum !== false) await vacuumContent(db);
   const write = performance.now() - t1;
-  return { imported: true, ...base, ms: { read: readMs, check: checkMs, write, total: performance.now() - t0 } };
+  return { imported: true, written, ...base, ms: { read: readMs, check: checkMs, write, total: performance.now() - t0 } };
+}
+
+export type Checked = ReturnType<typeof checkLoaded>;
+type Plan = Checked['plan'];
+type Written = ImportResult['written'];
+
+/**
+ * What an entry's stored row is compared by: a hash of everything written for it. The parsed body's
+ * share is kept per document object: live preview keeps unchanged files parsed, so a save hashes again
+ * only the bodies it re-read (hashing every body was most of a save's write on a large tree).
+ */
+export function rowHash(row: EntryRow): string {
+  const { document, ...rest } = row;
+  const hash = createHash('sha256').update(JSON.stringify(rest));
+  if (document) {
+    let body = documentHashes.get(document.document);
+    if (body === undefined) {
+      body = createHash('sha256').update(JSON.stringify(document.document)).digest('base64url');
+      documentHashes.set(document.document, body);
+    }
+    hash.update(`\0${body}\0${JSON.stringify(document.links)}`);
+  }
+  return hash.digest('base64url');
+}
+const documentHashes = new WeakMap<object, string>();
+
+/** Replaces every stored row and the whole search index (`--force`, a first import, most of a tree changed). */
+async function writeAll(tx: Queryable, plan: Plan, hashes: string[], options: ImportOptions): Promise<Written> {
+  await tx.query('delete from content_routes');
+  await tx.query('delete from content_entries');
+  for (let i = 0; i < plan.entries.length; i += BATCH) {
+    options.signal?.throwIfAborted();
+    await insertEntries(tx, plan.entries.slice(i, i + BATCH), hashes.slice(i, i + BATCH));
+    options.onProgress?.('write', Math.min(i + BATCH, plan.entries.length), plan.entries.length);
+  }
+  for (let i = 0; i < plan.routes.length; i += BATCH * 4) await insertRoutes(tx, plan.routes.slice(i, i + BATCH * 4));
+  await rebuildSearchDocuments(tx, options.frequentTerm ?? FREQUENT_TERM);
+  await tx.query('delete from search_vocabulary');
+  const words = [...vocabulary(plan.entries)].map(([word, frequency]) => ({ word, frequency }));
+  for (let i = 0; i < words.length; i += BATCH * 10) {
+    await tx.query(
+      `insert into search_vocabulary (word, frequency) select word, frequency from jsonb_to_recordset($1::jsonb) as x(word text, frequency integer)`,
+      [JSON.stringify(words.slice(i, i + BATCH * 10))],
+    );
+  }
+  return { entries: plan.entries.length, removed: 0, full: true };
+}
+
+/** Past this share of the entries changed, rewriting everything is the quicker write. */
+const REWRITE_SHARE = 0.25;
+
+/**
+ * Writes the difference between the plan and what is stored: entries whose row hash changed, added and
+ * removed ones, their routes, and their search rows and vocabulary. The tables end as writeAll leaves them.
+ */
+async function writeChanges(tx: Queryable, plan: Plan, hashes: string[], options: ImportOptions): Promise<Written> {
+  const stored = new Map((await tx.query<{ id: string; row_hash: string | null }>('select id, row_hash from content_entries'))
+    .map((r) => [r.id, r.row_hash]));
+  const planned = new Set(plan.entries.map((e) => e.id));
+  const changed = plan.entries.flatMap((e, i) => (stored.get(e.id) === hashes[i] ? [] : [i]));
+  const removed = [...stored.keys()].filter((id) => !planned.has(id));
+  if (stored.size === 0 || changed.length + removed.length > plan.entries.length * REWRITE_SHARE) {
+    return writeAll(tx, plan, hashes, options);
+  }
+  const rows = changed.map((i) => plan.entries[i] as EntryRow);
+  const ids = [...rows.map((r) => r.id), ...removed];
+  const rewritten = new Set(rows.map((r) => r.id));
+  // The words of the rows going away, before they go.
+  const before = await tx.query<EntryRow>(
+    'select published, title, description, search_text from content_entries where id = any($1::text[])', [ids]);
+  const storedRoutes = await tx.query<RouteRow>('select path, entry_id, version from content_routes');
+  const routeKey = (r: RouteRow) => `${r.entry_id}\0${r.version ?? ''}\0${r.version === null}`;
+  const wanted = new Map(plan.routes.map((r) => [r.path, r]));
+  const staleRoutes = storedRoutes.filter((r) => {
+    const next = wanted.get(r.path);
+    return !next || routeKey(next) !== routeKey(r);
+  }).map((r) => r.path);
+  const have = new Map(storedRoutes.map((r) => [r.path, r]));
+  // Rewritten entries lose their routes with them (on delete cascade): theirs are written again.
+  const newRoutes = plan.routes.filter((r) => {
+    const old = have.get(r.path);
+    return !old || routeKey(old) !== routeKey(r) || rewritten.has(r.entry_id);
+  });
+  if (staleRoutes.length > 0) await tx.query('delete from content_routes where path = any($1::text[])', [staleRoutes]);
+  await tx.query('delete from content_entries where id = any($1::text[])', [ids]);
+  for (let i = 0; i < rows.length; i += BATCH) {
+    options.signal?.throwIfAborted();
+    await insertEntries(tx, rows.slice(i, i + BATCH), changed.slice(i, i + BATCH).map((j) => hashes[j] as string));
+  }
+  for (let i = 0; i < newRoutes.length; i += BATCH * 4) await insertRoutes(tx, newRoutes.slice(i, i + BATCH * 4));
+  await updateSearchDocuments(tx, ids, options.frequentTerm ?? FREQUENT_TERM);
+  await updateVocabulary(tx, vocabulary(before), vocabulary(rows));
+  return { entries: rows.length, removed: removed.length, full: false };
+}
+
+/** Moves the stored word frequencies from the old rows' words to the new rows' words. */
+async function updateVocabulary(tx: Queryable, before: Map<string, number>, after: Map<string, number>) {
+  const delta = new Map(after);
+  for (const [word, n] of before) delta.set(word, (delta.get(word) ?? 0) - n);
+  const words = [...delta].filter(([, n]) => n !== 0).map(([word, frequency]) => ({ word, frequency }));
+  if (words.length === 0) return;
+  await tx.query(
+    `insert into search_vocabulary (word, frequency) select word, frequency from jsonb_to_recordset($1::jsonb) as x(word text, frequency integer)
+     on conflict (word) do update set frequency = search_vocabulary.frequency + excluded.frequency`,
+    [JSON.stringify(words)],
+  );
+  await tx.query('delete from search_vocabulary where word = any($1::text[]) and frequency <= 0', [words.map((w) => w.word)]);
 }
 
 /**
@@ -133,7 +232,7 @@ export async function vacuumContent(db: Db): Promise<void> {
 }
 
 /** Words of published searchable text, with how often they occur: the spelling dictionary. */
-function vocabulary(entries: EntryRow[]): { word: string; frequency: number }[] {
+function vocabulary(entries: Pick<EntryRow, 'published' | 'title' | 'description' | 'search_text'>[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const e of entries) {
     if (!e.published || e.search_text === null) continue;
@@ -143,20 +242,21 @@ function vocabulary(entries: EntryRow[]): { word: string; frequency: number }[] 
       counts.set(clean, (counts.get(clean) ?? 0) + 1);
     }
   }
-  return [...counts].filter(([w]) => w.length >= 3).map(([word, frequency]) => ({ word, frequency }));
+  for (const word of counts.keys()) if (word.length < 3) counts.delete(word);
+  return counts;
 }
 
-async function insertEntries(tx: Queryable, rows: EntryRow[]) {
+async function insertEntries(tx: Queryable, rows: EntryRow[], hashes: string[]) {
   await tx.query(
     `insert into content_entries (id, type, published, source, source_line, path, title, context_id, product_id,
-       deployment, versions, language, last_published, fields, document, html, description, search_text, product_name_id)
+       deployment, versions, language, last_published, fields, document, html, description, search_text, product_name_id, row_hash)
      select id, type, published, source, source_line, path, title, context_id, product_id,
-       deployment, versions, language, last_published, fields, document, html, description, search_text, product_name_id
+       deployment, versions, language, last_published, fields, document, html, description, search_text, product_name_id, row_hash
      from jsonb_to_recordset($1::jsonb) as x(id text, type text, published boolean, source text, source_line integer,
        path text, title text, context_id text, product_id text, deployment text, versions text[], language text,
        last_published timestamptz, fields jsonb, document jsonb, html text, description text, search_text text,
-       product_name_id text)`,
-    [JSON.stringify(rows)],
+       product_name_id text, row_hash text)`,
+    [JSON.stringify(rows.map((row, i) => ({ ...row, row_hash: hashes[i] })))],
   );
 }
 

@@ -385,18 +385,12 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[], optio
     const doc = bodies.get(entry.id)?.document;
     if (doc) {
       const links = linksFor(entry, doc);
-      const issues = checkDocument(doc, links);
-      for (const issue of issues) fail(entry, [entry.document ? 'body' : 'message'], issue.reason, issue.line);
-      if (issues.length === 0) {
-        try {
-          html = renderRichText(doc, links);
-        } catch (error) {
-          if (!(error instanceof RichTextError)) throw error;
-          fail(entry, ['body'], error.message, error.line);
-        }
-      }
+      const body = renderedBody(doc, links, entry.document === doc);
+      for (const issue of body.issues) fail(entry, [entry.document ? 'body' : 'message'], issue.reason, issue.line);
+      if (body.error) fail(entry, ['body'], body.error.message, body.error.line);
+      html = body.html;
       stored = { document: doc, links };
-      if (entry.document) derived.tableOfContents = headingAnchors(doc, links).toc;
+      if (entry.document) derived.tableOfContents = body.toc;
     }
     if (Object.keys(entry.sections).length > 0) {
       derived.sections = Object.fromEntries(Object.entries(entry.sections).map(([k, d]) => [k, textOf(d).trim()]));
@@ -409,7 +403,7 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[], optio
     const deployment = ownProduct ? storedDeployment(valueOf(ownProduct)) : null;
     if (entry.kind === 'product') derived.deploymentValue = valueOf(f);
     const searchable = SEARCHABLE_TYPES.includes(entry.kind);
-    const bodyText = searchable && entry.document ? plainText(entry.document, entry.embedded) : null;
+    const bodyText = searchable && entry.document ? bodyTextOf(entry.document, entry.embedded) : null;
     const summary = (derived.sections as Record<string, string> | undefined)?.summary;
     const firstLine = bodyText?.split('\n').find((l) => l.length > 40);
     const description = searchable
@@ -440,6 +434,46 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[], optio
   }
   const files = [...used.values()].map((f) => ({ hash: f.hash, name: f.path.split('/').pop() ?? f.path, type: fileType(f.path) ?? 'application/octet-stream', size: f.size, abs: f.abs }));
   return { entries, routes, files };
+}
+
+/**
+ * A body's problems, HTML and table of contents, kept per parsed document and link list. Rendering is
+ * most of the whole-tree check (React, 10 000 bodies); live preview keeps the tree parsed and re-parses
+ * only saved files, so a save renders again only the bodies that changed or whose links did.
+ */
+interface RenderedBody {
+  key: string;
+  issues: ReturnType<typeof checkDocument>;
+  html: string | null;
+  error?: { message: string; line: number | undefined };
+  withToc: boolean;
+  toc?: unknown;
+}
+const renderedBodies = new WeakMap<Document, RenderedBody>();
+const bodyTexts = new WeakMap<Document, string>();
+
+function renderedBody(doc: Document, links: LinkList, withToc: boolean): RenderedBody {
+  const key = JSON.stringify(links);
+  const kept = renderedBodies.get(doc);
+  if (kept?.key === key && kept.withToc === withToc) return kept;
+  const body: RenderedBody = { key, issues: checkDocument(doc, links), html: null, withToc };
+  if (body.issues.length === 0) {
+    try {
+      body.html = renderRichText(doc, links);
+    } catch (error) {
+      if (!(error instanceof RichTextError)) throw error;
+      body.error = { message: error.message, line: error.line };
+    }
+  }
+  if (withToc) body.toc = headingAnchors(doc, links).toc;
+  renderedBodies.set(doc, body);
+  return body;
+}
+
+function bodyTextOf(doc: Document, embedded: LoadedEntry['embedded']): string {
+  let text = bodyTexts.get(doc);
+  if (text === undefined) bodyTexts.set(doc, (text = plainText(doc, embedded)));
+  return text;
 }
 
 function referencedIdsOf(doc: Document, embedded: LoadedEntry['embedded']): string[] {

@@ -417,4 +417,13 @@ export const migrations: Migration[] = [
       -- The vectors are made again by the next import (IMPORT_FORMAT 6).
     `,
   },
+  {
+    version: 11,
+    name: 'a hash of each content row, for imports that write only what changed',
+    sql: /* sql */ `
+      -- The import compares these with the hashes of the rows it would write, and writes only the
+      -- entries whose row changed (server/content/import.ts). Null (rows stored before) never matches.
+      alter table content_entries add column row_hash text;
+    `,
+  },
 ];

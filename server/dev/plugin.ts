@@ -66,21 +66,22 @@ export default fp<DevOptions>(async (app, opts) => {
     }
     const t1 = performance.now();
     const loaded = snapshot.result();
-    const { problems } = checkLoaded(loaded);
+    const checked = checkLoaded(loaded);
+    const { problems } = checked;
     const t2 = performance.now();
     if (problems.length > 0) {
       app.log.warn({ problems: problems.length, changed: changed.length }, 'content has problems; the last good content keeps serving');
       for (const p of problems) app.log.warn({ file: p.file, line: p.line, field: p.field }, formatProblem(p));
       return publish({ problems, changed, ms: t2 - t0, steps: { read: t1 - t0, check: t2 - t1, write: 0 } });
     }
-    const result = await importContent(app.db, opts.contentDir, { loaded, vacuum: false });
+    const result = await importContent(app.db, opts.contentDir, { checked, vacuum: false });
     if (result.imported) {
       app.content.invalidate();
       vacuumWhenIdle();
     }
     const ms = performance.now() - t0;
     const steps = { read: t1 - t0, check: t2 - t1, write: result.ms.write };
-    app.log.info({ changed: changed.length, entries: result.entries, ms: Math.round(ms), readMs: Math.round(steps.read),
+    app.log.info({ changed: changed.length, entries: result.entries, written: result.written.entries, removed: result.written.removed, ms: Math.round(ms), readMs: Math.round(steps.read),
       checkMs: Math.round(steps.check), writeMs: Math.round(steps.write) }, 'content updated');
     return publish({ problems: [], changed: result.imported ? changed : [], ms, steps });
   };

@@ -2,6 +2,7 @@
  * The chrome every page shares (header menus, footer, visitor), built from the header, products
  * and resource cards. Built once per content version and language; the visitor is per request.
  */
+import { resolve, sep } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { StoredEntry } from '../content/store.ts';
@@ -15,7 +16,7 @@ import { renderedVisitor } from '../identity/personal-pages.ts';
 
 /** What the chrome reads of the configuration; partner hosts and editor templates are optional (tests). */
 export type SiteConfig = Pick<Config, 'publicUrl' | 'identityUrl' | 'staffDomain'>
-  & Partial<Pick<Config, 'partnerHosts' | 'contentEditorUrl' | 'documentEditorUrl'>>;
+  & Partial<Pick<Config, 'partnerHosts' | 'contentEditorUrl' | 'documentEditorUrl' | 'contentDir'>>;
 
 export function cardOf(card: ResourceCard): CardLink {
   return {
@@ -77,7 +78,15 @@ async function headerModel(app: FastifyInstance, config: SiteConfig, language: s
 }
 
 /** An editor link from a template (spec §6 author): every placeholder filled, else none. */
-export function editorLink(template: string | undefined, values: Record<string, string | undefined>): string | undefined {
+/**
+ * Local editors' URL schemes, allowed in an editor template in dev mode only (`npm run dev`), so an
+ * author's click opens the entry's file at its line: VS Code and its kin, Zed, JetBrains IDEs, Sublime
+ * Text, TextMate, MacVim. Production keeps web editors (https) and site paths.
+ */
+export const DEV_EDITOR_SCHEMES = ['vscode', 'vscode-insiders', 'vscodium', 'cursor', 'windsurf', 'zed', 'idea', 'jetbrains', 'subl', 'txmt', 'mvim'];
+const DEV_EDITOR_URL = new RegExp(`^(${DEV_EDITOR_SCHEMES.join('|')})://`, 'i');
+
+export function editorLink(template: string | undefined, values: Record<string, string | undefined>, options: { dev?: boolean } = {}): string | undefined {
   if (!template) return undefined;
   let missing = false;
   const href = template.replace(/\{(\w+)\}/g, (whole, name: string) => {
@@ -88,23 +97,32 @@ export function editorLink(template: string | undefined, values: Record<string, 
       return '';
     }
     // A file path keeps its slashes; every other value is one path segment or query value.
-    return name === 'file' || name === 'path' ? encodeURI(value) : encodeURIComponent(value);
+    return name === 'file' || name === 'path' || name === 'absolutePath' ? encodeURI(value) : encodeURIComponent(value);
   });
-  return missing || !/^(https?:\/\/|\/(?![/\\]))/i.test(href) ? undefined : href;
+  if (missing) return undefined;
+  return /^(https?:\/\/|\/(?![/\\]))/i.test(href) || (options.dev === true && DEV_EDITOR_URL.test(href)) ? href : undefined;
 }
 
 /**
  * The content file an entry was imported from, relative to the content tree (content_entries.source):
  * read once per content version (the entry ids are those of pages that exist, so the cache stays small).
  */
-async function sourceOf(app: FastifyInstance, request: FastifyRequest, entryId: string): Promise<string | undefined> {
+async function sourceOf(app: FastifyInstance, request: FastifyRequest, entryId: string): Promise<{ source: string; line: number } | undefined> {
   try {
     return await app.content.memo(`source:${entryId}`, async () =>
-      (await app.db.query<{ source: string }>('select source from content_entries where id = $1', [entryId]))[0]?.source);
+      (await app.db.query<{ source: string; line: number }>('select source, source_line as line from content_entries where id = $1', [entryId]))[0]);
   } catch (error) {
     request.log.warn({ err: { message: (error as Error).message } }, 'editor link: content file unknown');
     return undefined;
   }
+}
+
+/**
+ * A content file's absolute path with `/` separators and no leading `/`, so `vscode://file/{absolutePath}`
+ * reads the same on Linux, macOS (`/home/…`) and Windows (`C:/…`).
+ */
+function absolutePathOf(contentDir: string, source: string): string {
+  return resolve(contentDir, source).split(sep).join('/').replace(/^\/+/, '');
 }
 
 /** A footer link's label in the page's language, else its English label. */
@@ -175,10 +193,16 @@ async function editLinksOf(app: FastifyInstance, request: FastifyRequest, config
   const contentTemplate = config.contentEditorUrl ?? meta.contentEditorUrl;
   const documentTemplate = config.documentEditorUrl ?? meta.documentEditorUrl;
   if (!contentTemplate && !documentTemplate) return undefined;
-  const file = contentTemplate?.includes('{file}') || documentTemplate?.includes('{file}') ? await sourceOf(app, request, editable.entryId) : undefined;
-  const values = { file, entryId: editable.entryId, path, pageId: editable.confluencePageId };
-  const contentEditor = editorLink(contentTemplate, values);
-  const documentEditor = editable.confluencePageId ? editorLink(documentTemplate, values) : undefined;
+  const needsSource = /\{(file|absolutePath|line)\}/;
+  const source = needsSource.test(contentTemplate ?? '') || needsSource.test(documentTemplate ?? '') ? await sourceOf(app, request, editable.entryId) : undefined;
+  // Live preview (npm run dev) alone links into a local editor: the file on this machine, at the entry's line.
+  const dev = app.hasDecorator('dev');
+  const values = {
+    file: source?.source, entryId: editable.entryId, path, pageId: editable.confluencePageId,
+    ...(dev && config.contentDir && source ? { absolutePath: absolutePathOf(config.contentDir, source.source), line: String(source.line) } : {}),
+  };
+  const contentEditor = editorLink(contentTemplate, values, { dev });
+  const documentEditor = editable.confluencePageId ? editorLink(documentTemplate, values, { dev }) : undefined;
   if (!contentEditor && !documentEditor) return undefined;
   return { label: editable.label, contentEditor, documentEditor };
 }

@@ -91,6 +91,28 @@ t.test('live preview: a save is served, a broken save shows its problems over th
   t.match(author, `href="https://forge.example/help/-/edit/main/${FILE}"`, 'an author\'s edit link names the source file');
 });
 
+t.test('in dev mode an author\'s edit link may open a local editor at the entry\'s line; production keeps https', async (t) => {
+  const dir = await tempContent(t);
+  const kb = 'kb/acme/widget-crash.md';
+  const id = 'id: kb-acme-widget-crash\n';
+  await writeFile(join(dir, kb), (await readFile(join(dir, kb), 'utf8')).replace(id, '').replace('slug: widget-crash\n', `slug: widget-crash\n${id}`));
+  const template = 'vscode://file/{absolutePath}:{line}';
+  const app = await buildDev(t, dir, { env: { SESSION_SECRET, CONTENT_EDITOR_URL: template } });
+  const cookie = sealed(app, { ...ADA, canEdit: true });
+  const absolute = join(dir, FILE).replace(/^\/+/, '');
+  t.match((await app.inject({ url: TOPIC, headers: { cookie } })).body, `href="vscode://file/${encodeURI(absolute)}:2"`);
+  const [row] = await app.db.query<{ path: string; line: number }>(`select path, source_line as line from content_entries where source = $1`, [kb]);
+  t.equal(row?.line, 4, 'the entry\'s id is on the fourth line of its file');
+  t.match((await app.inject({ url: row?.path ?? '', headers: { cookie } })).body, `vscode://file/${encodeURI(join(dir, kb).replace(/^\/+/, ''))}:4"`);
+
+  const scripted = await buildDev(t, dir, { env: { SESSION_SECRET, CONTENT_EDITOR_URL: 'javascript:alert({line})' } });
+  t.notMatch((await scripted.inject({ url: TOPIC, headers: { cookie: sealed(scripted, { ...ADA, canEdit: true }) } })).body, 'class="edit-link"',
+    'only editor schemes, never a script');
+  const production = await build(t, { contentDir: dir, env: { SESSION_SECRET, CONTENT_EDITOR_URL: template } });
+  const page = (await production.inject({ url: TOPIC, headers: { cookie: sealed(production, { ...ADA, canEdit: true }) } })).body;
+  t.notMatch(page, 'vscode:', 'production links to web editors only');
+});
+
 t.test('without live preview, pages carry none of it', async (t) => {
   const app = await build(t);
   const page = await app.inject({ url: TOPIC });
