@@ -328,7 +328,7 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[]): Impo
       for (const issue of issues) fail(entry, [entry.document ? 'body' : 'message'], issue.reason, issue.line);
       if (issues.length === 0) {
         try {
-          html = renderRichText(doc, links);
+          html = renderRichText(doc, links, typeof f.language === 'string' ? f.language : undefined);
         } catch (error) {
           if (!(error instanceof RichTextError)) throw error;
           fail(entry, ['body'], error.message, error.line);

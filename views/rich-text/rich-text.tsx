@@ -10,6 +10,7 @@ import { BLOCKS, INLINES, headingLevel, textOf, type Block, type Document, type 
 import { RichTextError } from '../../server/content/problems.ts';
 import { trustRenderedMarkup, JsonScript, islandJson, type SafeHtml } from './safe-html.tsx';
 import { BodyTabs, type BodyTabsProps } from '../islands/body-tabs.tsx';
+import { StringsProvider, useStrings } from '../i18n/catalogue.tsx';
 import { IconGlyph, ContentIcon } from '../parts/icon.tsx';
 import { SanitisedHtml } from './sanitised-html.tsx';
 import { classifyUrl, quoteUrl, safeHref } from '../../server/content/urls.ts';
@@ -210,20 +211,7 @@ function EmbeddedBlock({ entry, links, depth, level, tabIds }: { entry: LinkedEn
     case 'tabs':
       return <Tabs tabs={entry.tabs} links={links} depth={depth} level={level} ids={tabIds} />;
     case 'footnotes':
-      return (
-        <section className="footnotes" aria-label="Footnotes">
-          <ol>
-            {entry.items.map((item) => (
-              <li key={item.n} id={`fn-${item.n}`}>
-                <RichText document={item.body} links={links} depth={depth} />
-                {' '}{Array.from({ length: item.refs }, (_, k) => (
-                  <a key={k} href={`#fnref-${item.n}${k === 0 ? '' : `-${k + 1}`}`} className="footnote-back" aria-label={`Back to reference ${item.n}${k === 0 ? '' : `-${k + 1}`}`}>↩</a>
-                ))}
-              </li>
-            ))}
-          </ol>
-        </section>
-      );
+      return <Footnotes items={entry.items} links={links} depth={depth} />;
     case 'video':
       return (
         <div className="video-frame">
@@ -260,6 +248,25 @@ function Tabs({ tabs, links, depth, level, ids }: { tabs: { label: string; body:
         <BodyTabs {...props} panels={tabs.map((tab, i) => <RichText key={i} document={tab.body} links={links} depth={depth} />)} />
       </div>
     </>
+  );
+}
+
+/** A body's footnotes, labelled in the page's language (the strings in context; renderRichText's language). */
+function Footnotes({ items, links, depth }: { items: { n: number; refs: number; body: Document }[]; links: LinkList; depth: number }): ReactNode {
+  const strings = useStrings().footnotes;
+  return (
+    <section className="footnotes" aria-label={strings.heading}>
+      <ol>
+        {items.map((item) => (
+          <li key={item.n} id={`fn-${item.n}`}>
+            <RichText document={item.body} links={links} depth={depth} />
+            {' '}{Array.from({ length: item.refs }, (_, k) => (
+              <a key={k} href={`#fnref-${item.n}${k === 0 ? '' : `-${k + 1}`}`} className="footnote-back" aria-label={strings.backTo(`${item.n}${k === 0 ? '' : `-${k + 1}`}`)}>↩</a>
+            ))}
+          </li>
+        ))}
+      </ol>
+    </section>
   );
 }
 
@@ -303,8 +310,15 @@ function calloutLabel(appearance: string): string {
 
 let rendered = 0;
 
-/** Renders a document to stored HTML; generated ids (task items, tabs) differ between the bodies of a page. */
-export function renderRichText(document: Document, links: LinkList): SafeHtml {
+/**
+ * Renders a document to stored HTML, its fixed words (footnotes) in the page's language (a BCP 47 tag,
+ * e.g. `ja-JP`; English without one); generated ids (task items, tabs) differ between the bodies of a page.
+ */
+export function renderRichText(document: Document, links: LinkList, language?: string): SafeHtml {
   rendered = (rendered + 1) % 1e9;
-  return trustRenderedMarkup(renderToStaticMarkup(<RichText document={document} links={links} />, { identifierPrefix: `b${rendered.toString(36)}-` }));
+  const lang = (language ?? 'en').split('-')[0] ?? 'en';
+  return trustRenderedMarkup(renderToStaticMarkup(
+    <StringsProvider lang={lang}><RichText document={document} links={links} /></StringsProvider>,
+    { identifierPrefix: `b${rendered.toString(36)}-` },
+  ));
 }
