@@ -96,16 +96,12 @@ t.test('tabs in a body', async (t) => {
   t.ok(await page.getByText('Use the package.').isVisible(), 'its panel shows');
   t.match(page.url(), /#linux$/, 'the address holds the choice');
   t.same(await selectedLabels(page), ['Linux', 'Linux', 'Cloud'], 'the group with the same labels follows; the other does not');
-  await page.keyboard.press('ArrowRight');
-  t.equal(await focusedId(page), 'tabs-tab-macos', 'Right wraps around');
-  await page.keyboard.press('ArrowLeft');
-  t.equal(await focusedId(page), 'tabs-tab-linux', 'Left wraps around');
-  await page.keyboard.press('Home');
-  t.equal(await focusedId(page), 'tabs-tab-macos', 'Home: the first');
-  await page.keyboard.press('End');
-  t.equal(await focusedId(page), 'tabs-tab-linux', 'End: the last');
-  await page.keyboard.press('Tab');
-  t.equal(await focusedId(page), 'tabs-panel-linux', 'Tab goes to the panel');
+  const keys: [string, string, string][] = [['ArrowRight', 'tabs-tab-macos', 'Right wraps around'], ['ArrowLeft', 'tabs-tab-linux', 'Left wraps around'],
+    ['Home', 'tabs-tab-macos', 'Home: the first'], ['End', 'tabs-tab-linux', 'End: the last'], ['Tab', 'tabs-panel-linux', 'Tab goes to the panel']];
+  for (const [key, focused, what] of keys) {
+    await page.keyboard.press(key);
+    t.equal(await focusedId(page), focused, what);
+  }
   t.same(await axeViolations(page), [], 'Linux tab: no WCAG A/AA violations');
 
   // Mouse.
