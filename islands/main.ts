@@ -21,6 +21,7 @@ const islands: Record<IslandName, () => Promise<IslandModule>> = {
   feedback: () => import('./feedback.tsx'),
   credits: () => import('./credits.tsx'),
   'auto-submit': () => import('./auto-submit.tsx'),
+  'body-tabs': () => import('./body-tabs.tsx'),
   search: () => import('./search.ts').then((m) => ({ default: m.enhanceSearch })),
   'support-form': () => import('./support-form.ts').then((m) => ({ default: m.enhanceSupportForm })),
 };

@@ -41,9 +41,12 @@ const paths = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m
 const topics: { path: string; title: string }[] = [];
 let kbArticle: string | undefined;
 let versionedTopic: string | undefined;
-for (const path of paths) {
-  if (topics.length >= TOPICS && kbArticle && versionedTopic) break;
+let tabbedTopic: string | undefined;
+for (const [read, path] of paths.entries()) {
+  // A page with body tabs is looked for among the first 300 pages only.
+  if (topics.length >= TOPICS && kbArticle && versionedTopic && (tabbedTopic || read >= 300)) break;
   const html = (await server.inject(path)).body;
+  if (html.includes('data-island="body-tabs"')) tabbedTopic ??= path;
   if (html.includes('<article class="topic">')) {
     if (topics.length < TOPICS) topics.push({ path, title: /<h1[^>]*>([^<]+)</.exec(html)?.[1] ?? '' });
     // A topic with a version selector has every island a topic page can have.
@@ -72,6 +75,7 @@ const cssBody = (await server.inject(css)).rawPayload;
 console.log(`\nCSS ${css}: ${kb(cssBody.length)}, ${kb(gzipSync(cssBody).length)} gzip (budget 20 KB)`);
 console.log(`\n${await javaScriptOf('topic page', html)}`);
 if (versionedTopic) console.log(await javaScriptOf('topic page', (await server.inject(versionedTopic)).body, 'with a version selector'));
+if (tabbedTopic) console.log(await javaScriptOf('topic page', (await server.inject(tabbedTopic)).body, 'with body tabs'));
 for (const [what, path] of [['home', '/'], ['KB article', kbArticle], ['search results', `/search-results/?searchTerm=${encodeURIComponent(word)}`]] as const) {
   if (path) console.log(await javaScriptOf(what, (await server.inject(path)).body));
 }

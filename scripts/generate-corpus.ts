@@ -805,6 +805,18 @@ class Body {
   text(line: string) { this.lines.push(line, ''); this.count(line); }
   raw(line: string) { this.lines.push(line); }
   blank() { this.lines.push(''); }
+  /** Raw HTML the sanitiser keeps (details, kbd, sup, br in a table cell) and, now and then, something it removes. */
+  html(r: Rng) {
+    const product = this.s.product;
+    this.raw('<details>');
+    this.raw(`<summary>Keyboard shortcuts in ${product}</summary>`);
+    this.blank();
+    this.text(`Press <kbd>Ctrl</kbd>+<kbd>S</kbd> to save, and <kbd>Esc</kbd> to close the dialog.<sup>1</sup>`);
+    this.raw('</details>');
+    this.blank();
+    if (r.chance(0.5)) this.text(`| Shortcut | Action |\n|---|---|\n| <kbd>G</kbd> then <kbd>H</kbd> | Go home<br>from any page |`);
+    if (r.chance(0.1)) this.text(`<div class="note" onclick="track()" style="color: red">Changes apply to ${product} after a reload.</div>`);
+  }
 
   private usedSentences = new Set<string>();
   sentence(): string {
@@ -1023,6 +1035,10 @@ function topicBodyDraw(t: TopicPlan, bodySeed: number): string {
       if (guard === 2 && rng.chance(0.5)) b.bullets(2, 4); else b.paragraph(2, 3);
     }
   }
+  // Raw HTML as real docs have it (about half the topics), drawn from a stream of its own so the rest
+  // of the body is what it was before.
+  const html = new Rng(mix(bodySeed, 7, t.n));
+  if (html.chance(0.5)) b.html(html);
   const siblings = t.collection.topics;
   if (siblings.length > 1 && rng.chance(0.35)) {
     const links = rng.sample(siblings.filter((x) => x !== t), rng.int(1, 3));

@@ -101,7 +101,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
     if (status < 500 && error.headers) reply.headers(error.headers);
     // A 5xx names no internal code (a database error code is not the client's business).
     if (isApiUrl(url)) return reply.send({ statusCode: status, error: status >= 500 ? STATUS_CODES[status] : error.code ?? 'ERROR', message });
-    if (status < 500) return sendErrorPage(reply, status, message, fastify.assets.css);
+    if (status < 500) return sendErrorPage(reply, status, message, fastify.pageStylesheetsNow());
     return reply.type('text/plain; charset=utf-8').send(message);
   });
 

@@ -5,22 +5,37 @@
  * constants declared in the file, `module.exports = …`, `export default …`, and calls, which are
  * kept as `{ $call: name, args }` so the caller can look inside `defineConfig(…)` or `starlight(…)`.
  * Anything else (a function, a `require`, a computed value) reads as undefined and is noted with its line.
- * TypeScript configs are not read (acorn parses JavaScript only).
+ * A TypeScript config (`sidebars.ts`, `astro.config.ts`: `.ts`, `.mts`, `.cts`) first has its types
+ * stripped by esbuild's transform (annotations, `satisfies`, `as const`, type imports), which runs
+ * nothing either; its notes' lines are then those of the stripped file, said so.
  */
 import { parse, type Node } from 'acorn';
+import { transformSync } from 'esbuild';
 
 export interface JsCall { $call: string; args: unknown[] }
 export interface JsConfig { value: unknown; notes: string[] }
 
 type AnyNode = Node & Record<string, any>;
 
-export function readJsConfig(source: string): JsConfig {
+/** Is this file TypeScript, by its name? */
+export const isTypeScript = (fileName: string) => /\.[cm]?ts$/.test(fileName);
+
+export function readJsConfig(source: string, fileName = 'config.js'): JsConfig {
   const notes: string[] = [];
+  const typescript = isTypeScript(fileName);
+  let javascript = source;
+  if (typescript) {
+    try {
+      javascript = transformSync(source, { loader: 'ts', format: 'esm', target: 'esnext', sourcefile: fileName }).code;
+    } catch (error) {
+      return { value: undefined, notes: [`its TypeScript does not parse (${(error as Error).message.split('\n')[0] ?? ''}); left out`] };
+    }
+  }
   let program: AnyNode;
   try {
-    program = parse(source, { ecmaVersion: 'latest', sourceType: 'module', locations: true, allowHashBang: true }) as AnyNode;
+    program = parse(javascript, { ecmaVersion: 'latest', sourceType: 'module', locations: true, allowHashBang: true }) as AnyNode;
   } catch (error) {
-    return { value: undefined, notes: [`cannot be read without running it (${(error as Error).message}); only JavaScript is read, not TypeScript`] };
+    return { value: undefined, notes: [`cannot be read without running it (${(error as Error).message})`] };
   }
   const constants = new Map<string, AnyNode>();
   let exported: AnyNode | undefined;
@@ -30,13 +45,17 @@ export function readJsConfig(source: string): JsConfig {
       for (const d of declaration.declarations as AnyNode[]) if (d.id.type === 'Identifier' && d.init) constants.set(d.id.name, d.init);
     }
     if (statement.type === 'ExportDefaultDeclaration') exported = statement.declaration;
+    // `export { config as default }`, as a stripped `export default config satisfies …` may read.
+    const asDefault = statement.type === 'ExportNamedDeclaration' && !statement.source
+      ? (statement.specifiers as AnyNode[]).find((s) => s.exported?.name === 'default') : undefined;
+    if (asDefault) exported = asDefault.local;
     if (statement.type === 'ExpressionStatement' && statement.expression.type === 'AssignmentExpression') {
       const left = statement.expression.left as AnyNode;
       if (left.type === 'MemberExpression' && left.object.name === 'module' && left.property.name === 'exports') exported = statement.expression.right;
     }
   }
   const unread = (node: AnyNode, what: string) => {
-    notes.push(`line ${node.loc?.start.line ?? 1}: ${what} cannot be read without running the file; left out`);
+    notes.push(`line ${node.loc?.start.line ?? 1}${typescript ? ' (with its types stripped)' : ''}: ${what} cannot be read without running the file; left out`);
     return undefined;
   };
   const seen = new Set<string>();

@@ -14,13 +14,13 @@ export async function readStarlight(src: string): Promise<SourceSite> {
   const configName = ['astro.config.mjs', 'astro.config.js', 'astro.config.ts'].find((f) => existsSync(join(src, f))) ?? 'astro.config.mjs';
   let options: Record<string, unknown> = {};
   if (existsSync(join(src, configName))) {
-    const read = readJsConfig(await readFile(join(src, configName), 'utf8'));
+    const read = readJsConfig(await readFile(join(src, configName), 'utf8'), configName);
     for (const n of read.notes) note(notes, configName, n);
     const config = (unwrapCall(read.value) ?? {}) as Record<string, unknown>;
     const integrations = Array.isArray(config.integrations) ? config.integrations : [];
     const starlight = integrations.find((i) => isCall(i, 'starlight'));
     if (starlight && isCall(starlight)) options = (starlight.args[0] ?? {}) as Record<string, unknown>;
-    else note(notes, 'astro.config.mjs', 'no starlight({…}) integration found: the navigation is made from the folders');
+    else note(notes, configName, 'no starlight({…}) integration found: the navigation is made from the folders');
   }
   const docsDir = join(src, 'src/content/docs');
   const docs = await readDocs(docsDir, notes, (p) => `src/content/docs/${p}`);
@@ -46,7 +46,7 @@ export async function readStarlight(src: string): Promise<SourceSite> {
       return [{ kind: 'group', label: label ?? humanise(auto.directory), items: folderNav(docs, auto.directory, order, (f) => humanise(f.split('/').pop() ?? f)) }];
     }
     if (Array.isArray(i.items)) return [{ kind: 'group', label: label ?? 'Pages', items: toNav(i.items) }];
-    note(notes, 'astro.config.mjs', `sidebar item ${JSON.stringify(i)} not carried over`);
+    note(notes, configName, `sidebar item ${JSON.stringify(i)} not carried over`);
     return [];
   });
   const nav = Array.isArray(options.sidebar) ? toNav(options.sidebar) : folderNav(docs, '', order, (f) => humanise(f.split('/').pop() ?? f));

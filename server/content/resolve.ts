@@ -385,7 +385,7 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[], optio
     const doc = bodies.get(entry.id)?.document;
     if (doc) {
       const links = linksFor(entry, doc);
-      const body = renderedBody(doc, links, entry.document === doc);
+      const body = renderedBody(doc, links, entry.document === doc, typeof f.language === 'string' ? f.language : undefined);
       for (const issue of body.issues) fail(entry, [entry.document ? 'body' : 'message'], issue.reason, issue.line);
       if (body.error) fail(entry, ['body'], body.error.message, body.error.line);
       html = body.html;
@@ -452,14 +452,14 @@ interface RenderedBody {
 const renderedBodies = new WeakMap<Document, RenderedBody>();
 const bodyTexts = new WeakMap<Document, string>();
 
-function renderedBody(doc: Document, links: LinkList, withToc: boolean): RenderedBody {
-  const key = JSON.stringify(links);
+function renderedBody(doc: Document, links: LinkList, withToc: boolean, language?: string): RenderedBody {
+  const key = `${language ?? ''}\n${JSON.stringify(links)}`;
   const kept = renderedBodies.get(doc);
   if (kept?.key === key && kept.withToc === withToc) return kept;
   const body: RenderedBody = { key, issues: checkDocument(doc, links), html: null, withToc };
   if (body.issues.length === 0) {
     try {
-      body.html = renderRichText(doc, links);
+      body.html = renderRichText(doc, links, language);
     } catch (error) {
       if (!(error instanceof RichTextError)) throw error;
       body.error = { message: error.message, line: error.line };

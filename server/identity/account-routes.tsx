@@ -41,7 +41,7 @@ export default async function accountRoutes(app: FastifyInstance, opts: AccountR
   const render = async (request: FastifyRequest, reply: FastifyReply, user: SessionUser, account: Account | undefined,
     extra: { status?: number; notice?: string; errors?: Partial<Record<PasswordField, string>> } = {}) =>
     reply.page(
-      <ProfilePage css={app.assets.css} name={account?.displayName ?? user.name} email={account?.email ?? user.email}
+      <ProfilePage css={await app.pageStylesheets()} name={account?.displayName ?? user.name} email={account?.email ?? user.email}
         roles={roleNames(await requestVisitor(app, request, opts.config))} passwordAction={account && !account.disabled ? passwordAction : undefined}
         logoutAction={`${base}/logout`} notice={extra.notice} errors={extra.errors} />,
       { status: extra.status ?? 200, cache: 'private' },

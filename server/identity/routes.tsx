@@ -40,7 +40,7 @@ export default async function identityRoutes(app: FastifyInstance, opts: Identit
   function problem(reply: FastifyReply, status: number, title: string, message: string, action?: { label: string; href: string }) {
     reply.header('cache-control', 'no-store');
     if (status === 503) reply.header('retry-after', '30');
-    return reply.page(<SimpleErrorPage status={status} title={title} message={message} css={app.assets.css} action={action} />, { status, cache: 'private' });
+    return reply.page(<SimpleErrorPage status={status} title={title} message={message} css={app.pageStylesheetsNow()} action={action} />, { status, cache: 'private' });
   }
 
   const unavailable = (reply: FastifyReply, continueTo: string) => problem(reply, 503, 'Sign-in is unavailable right now',

@@ -13,6 +13,13 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The path of the current theme stylesheet; undefined when the site sets no colour. */
     themeStylesheet(): Promise<string | undefined>;
+    /**
+     * The stylesheets of a page that is not built from the chrome (identity screens, error pages): the
+     * base one, then the theme's. A theme that cannot be read (the database away) is the last one known.
+     */
+    pageStylesheets(): Promise<string[]>;
+    /** The same without waiting, for answers made synchronously (the error handler, 503): the last theme known. */
+    pageStylesheetsNow(): string[];
   }
 }
 
@@ -27,6 +34,22 @@ export default fp(async (app) => {
   });
   app.decorate('themeStylesheet', async () => (await current())?.path);
 
+  let known: string | undefined;
+  const withTheme = () => (known ? [app.assets.css, known] : [app.assets.css]);
+  const refresh = async () => {
+    try {
+      known = (await current())?.path;
+    } catch (error) {
+      app.log.warn({ err: error }, 'theme stylesheet unavailable; the last one known is linked');
+    }
+  };
+  app.decorate('pageStylesheets', async () => {
+    await refresh();
+    return withTheme();
+  });
+  app.decorate('pageStylesheetsNow', withTheme);
+  app.addHook('onReady', refresh);
+
   app.get('/assets/theme/:file', { compress: false }, async (request, reply) => {
     const theme = await current();
     if (!theme) return reply.callNotFound();
@@ -35,4 +58,4 @@ export default fp(async (app) => {
     const exact = request.url.split('?')[0] === theme.path;
     return sendPrepared(request, reply, exact ? theme.asset : { ...theme.asset, cacheControl: 'no-cache' });
   });
-}, { name: 'theme', dependencies: ['content'] });
+}, { name: 'theme', dependencies: ['content', 'assets'] });

@@ -44,7 +44,7 @@ export default fp(async (app) => {
     const read = request.method === 'GET' || request.method === 'HEAD';
     const retryHref = sitePath(read ? request.url : (request.body as { returnTo?: unknown } | undefined)?.returnTo);
     const html = renderToString(
-      <UnavailablePage css={app.assets.css} retryHref={retryHref} notSaved={!read} retryAfterSeconds={RETRY_AFTER_SECONDS} />,
+      <UnavailablePage css={app.pageStylesheetsNow()} retryHref={retryHref} notSaved={!read} retryAfterSeconds={RETRY_AFTER_SECONDS} />,
     );
     return this.header('content-security-policy', CSP).header('x-content-type-options', 'nosniff')
       .type('text/html; charset=utf-8').send(`<!doctype html>${html}`);

@@ -20,10 +20,10 @@ const NOT_READ_YET = [
   /\.(png|svg|jpe?g):1: file: not a content file/,
 ];
 
-async function convert(t: Test, tool: Tool) {
+async function convert(t: Test, tool: Tool, fixture: string = tool) {
   const out = await mkdtemp(join(tmpdir(), `signpost-migrate-${tool}-`));
   t.teardown(() => rm(out, { recursive: true, force: true }));
-  const result = await migrate(tool, join(FIXTURES, tool), out);
+  const result = await migrate(tool, join(FIXTURES, fixture), out);
   const { problems, plan } = await checkContent(out);
   const unexpected = problems.map(formatProblem).filter((p) => !NOT_READ_YET.some((re) => re.test(p)));
   t.same(unexpected, [], `${tool}: content:check passes but for what the importer does not read yet`);
@@ -111,7 +111,32 @@ t.test('config files are read as data, never run', async (t) => {
 module.exports = { main: side, other: require('./x'), fn: () => process.exit(1), n: -1 };`);
   t.same(read.value, { main: ['a', { type: 'category', label: 'B', items: ['b'] }], other: undefined, fn: undefined, n: -1 });
   t.same(read.notes, ['line 2: a require() cannot be read without running the file; left out', 'line 2: a function cannot be read without running the file; left out']);
-  t.match(readJsConfig('const x: Config = {}; export default x;').notes, [/cannot be read .*not TypeScript/]);
+  t.match(readJsConfig('const x: Config = {}; export default x;').notes, [/cannot be read without running it/], 'types in a .js file do not parse');
+  const ts = readJsConfig(`import type { Config } from 'x';
+const x = { a: [1, 2] as const, b: 'b' satisfies string, c: load() } satisfies Config;
+export default x;`, 'config.ts');
+  t.same(ts.value, { a: [1, 2], b: 'b', c: { $call: 'load', args: [] } }, 'a .ts file is read with its types stripped');
+  t.match(readJsConfig('export default { a: fn(() => 1) };', 'sidebars.mts').notes, [/with its types stripped\): a function/]);
+  t.match(readJsConfig('export default {', 'sidebars.ts').notes, [/its TypeScript does not parse/]);
+});
+
+t.test('docusaurus: sidebars.ts and docusaurus.config.ts are read with their types stripped', async (t) => {
+  const { result, yaml, front, notes } = await convert(t, 'docusaurus', 'docusaurus-ts');
+  t.equal(result.product, 'driftwood', 'the title from docusaurus.config.ts');
+  t.match(await yaml('site.yaml'), { siteName: 'Driftwood' });
+  t.match(await yaml('collections/driftwood-setup.yaml'), { title: 'Setup', children: ['driftwood-setup-first-backup', 'driftwood-setup-restore'] },
+    'the category of sidebars.ts');
+  t.match(await front('topics/driftwood/setup/restore.md'), { title: 'Restore a volume', shortTitle: 'Restore' });
+  t.same(notes('sidebars.ts'), [], 'nothing of sidebars.ts is left out');
+});
+
+t.test('starlight: astro.config.ts is read with its types stripped', async (t) => {
+  const { result, yaml, front, notes } = await convert(t, 'starlight', 'starlight-ts');
+  t.equal(result.product, 'pinboardly', 'the title from starlight() in astro.config.ts');
+  t.match(await yaml('collections/pinboardly-guides.yaml'), { title: 'Guides', children: ['pinboardly-guides-share', 'pinboardly-guides-export'] },
+    'the sidebar, a constant with `as const satisfies`');
+  t.match(await front('topics/pinboardly/guides/share.md'), { shortTitle: 'Share a board' });
+  t.same(notes('astro.config.ts'), [], 'nothing of astro.config.ts is left out');
 });
 
 t.test('the output folder must be new or empty', async (t) => {

@@ -334,4 +334,9 @@ export const en = {
   credits: {
     heading: 'The team',
   },
+  /** The footnotes at the end of a body (views/rich-text/rich-text.tsx). */
+  footnotes: {
+    heading: 'Footnotes',
+    backTo: (ref: string) => `Back to reference ${ref}`,
+  },
 };

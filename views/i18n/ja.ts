@@ -324,4 +324,8 @@ export const ja: Strings = {
   credits: {
     heading: 'チーム',
   },
+  footnotes: {
+    heading: '脚注',
+    backTo: (ref: string) => `参照 ${ref} に戻る`,
+  },
 };

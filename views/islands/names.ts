@@ -13,6 +13,7 @@ export const ISLAND_NAMES = [
   'feedback',
   'credits',
   'auto-submit',
+  'body-tabs',
   // Enhanced in place (htmx swaps and form comfort), not hydrated.
   'search',
   'support-form',

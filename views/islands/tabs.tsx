@@ -40,7 +40,7 @@ export function TabList({ idBase, label, tabs, selected, onSelect, className }: 
     document.getElementById(tabId(idBase, tab.id))?.focus();
   };
   return (
-    <div role="tablist" aria-label={label} className={className ? `tablist ${className}` : 'tablist'}>
+    <div role="tablist" aria-label={label || undefined} className={className ? `tablist ${className}` : 'tablist'}>
       {tabs.map((tab, i) => {
         const isSelected = tab.id === selected;
         return (

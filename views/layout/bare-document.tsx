@@ -1,11 +1,14 @@
 import type { ReactNode } from 'react';
 
+/** A page's stylesheets: the base one, then any the site adds (its theme). */
+export type Stylesheets = string | readonly string[];
+
 /**
  * A whole document that needs nothing stored (no header menus, no footer links): for pages the site
  * must be able to show whatever state the database and content are in. Never indexed.
  */
 export function BareDocument({ title, css, className, children, status, banner }: {
-  title: string; css: string; className: string; children: ReactNode; status?: number;
+  title: string; css: Stylesheets; className: string; children: ReactNode; status?: number;
   /** A small header above the content (with a skip link to it): the identity screens' way home. */
   banner?: { className: string; content: ReactNode } | undefined;
 }) {
@@ -16,7 +19,7 @@ export function BareDocument({ title, css, className, children, status, banner }
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="robots" content="noindex" />
         <title>{title}</title>
-        <link rel="stylesheet" href={css} />
+        {(typeof css === 'string' ? [css] : css).map((href) => <link key={href} rel="stylesheet" href={href} />)}
       </head>
       <body>
         {banner ? <a className="skip-link" href="#maincontent">Skip to main content</a> : null}

@@ -1,4 +1,4 @@
-import { BareDocument } from '../layout/bare-document.tsx';
+import { BareDocument, type Stylesheets } from '../layout/bare-document.tsx';
 
 /**
  * The error page for requests the site refuses before any content is read (bad input, a method the
@@ -8,7 +8,7 @@ export interface SimpleErrorModel {
   status: number;
   title: string;
   message: string;
-  css: string;
+  css: Stylesheets;
   /** A way on from here, e.g. 'Try signing in again'; shown before the home link. */
   action?: { label: string; href: string } | undefined;
 }

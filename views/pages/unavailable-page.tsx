@@ -1,11 +1,11 @@
-import { BareDocument } from '../layout/bare-document.tsx';
+import { BareDocument, type Stylesheets } from '../layout/bare-document.tsx';
 
 /**
  * What a visitor sees while the database is away (DESIGN "Running safely"): a whole document that
  * needs nothing stored (no header menus, no footer links), the site's stylesheet, and a way to retry.
  */
 export interface UnavailablePageProps {
-  css: string;
+  css: Stylesheets;
   /** Where "Try again" leads: the page that was asked for, or the page a form was sent from. */
   retryHref: string;
   /** A form was sent: say plainly that it was not saved. */

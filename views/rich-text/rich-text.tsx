@@ -8,7 +8,9 @@ import { documentToReactComponents, type Options } from '@contentful/rich-text-r
 import GithubSlugger from 'github-slugger';
 import { BLOCKS, INLINES, headingLevel, textOf, type Block, type Document, type Inline, type RichNode, type EmbeddedEntry } from '../../server/content/rich-text.ts';
 import { RichTextError } from '../../server/content/problems.ts';
-import { trustRenderedMarkup, type SafeHtml } from './safe-html.tsx';
+import { trustRenderedMarkup, JsonScript, islandJson, type SafeHtml } from './safe-html.tsx';
+import { BodyTabs, type BodyTabsProps } from '../islands/body-tabs.tsx';
+import { StringsProvider, useStrings } from '../i18n/catalogue.tsx';
 import { IconGlyph, ContentIcon } from '../parts/icon.tsx';
 import { SanitisedHtml } from './sanitised-html.tsx';
 import { classifyUrl, quoteUrl, safeHref } from '../../server/content/urls.ts';
@@ -81,8 +83,12 @@ export function headingAnchors(doc: Document, links: LinkList = {}) {
     if (headingLevel(node) >= 2 && typeof own === 'string') slugger.slug(own);
   }
   const ids = new Map<Block, string>();
+  // A tab group's labels take ids in the same sequence, so `#linux` opens the Linux tab.
+  const tabIds = new Map<Block, string[]>();
   const toc: { id: string; text: string; level: 2 | 3 }[] = [];
   for (const node of doc.content as Block[]) {
+    const target = node.nodeType === BLOCKS.EMBEDDED_ENTRY ? links[(node.data as { target?: { sys?: { id?: string } } }).target?.sys?.id ?? ''] : undefined;
+    if (target?.type === 'tabs') tabIds.set(node, target.tabs.map((tab, i) => slugger.slug(tab.label) || slugger.slug(`tab-${i + 1}`)));
     const level = headingLevel(node);
     if (level < 2) continue;
     const title = textOf(node).trim();
@@ -91,12 +97,12 @@ export function headingAnchors(doc: Document, links: LinkList = {}) {
     ids.set(node, id);
     if (level <= 3) toc.push({ id, text: title, level: level as 2 | 3 });
   }
-  return { ids, toc };
+  return { ids, toc, tabIds };
 }
 
 export function RichText({ document, links, depth = 0, inline = false }: { document: Document; links: LinkList; depth?: number; inline?: boolean }): ReactNode {
   if (depth > 4) throw new RichTextError('text fragments nest more than 4 deep (a fragment includes itself?)');
-  const { ids } = headingAnchors(document, links);
+  const { ids, tabIds } = headingAnchors(document, links);
   // Tab labels are headings one level below the heading before them.
   const levels = new Map<Block, number>();
   let last = 1;
@@ -153,7 +159,7 @@ export function RichText({ document, links, depth = 0, inline = false }: { docum
         const hash = (node.data as { hash?: string }).hash;
         return <a href={hash ? `${target.url}#${hash}` : target.url}>{children}</a>;
       },
-      [BLOCKS.EMBEDDED_ENTRY]: (node) => <EmbeddedBlock entry={lookup(node)} links={links} depth={depth} level={levels.get(node as Block) ?? 3} />,
+      [BLOCKS.EMBEDDED_ENTRY]: (node) => <EmbeddedBlock entry={lookup(node)} links={links} depth={depth} level={levels.get(node as Block) ?? 3} tabIds={tabIds.get(node as Block)} />,
       [INLINES.EMBEDDED_ENTRY]: (node) => <EmbeddedInline entry={lookup(node)} links={links} depth={depth} />,
     },
   };
@@ -176,7 +182,7 @@ function TaskItem({ checked, children }: { checked: boolean; children: ReactNode
   );
 }
 
-function EmbeddedBlock({ entry, links, depth, level }: { entry: LinkedEntry; links: LinkList; depth: number; level: number }): ReactNode {
+function EmbeddedBlock({ entry, links, depth, level, tabIds }: { entry: LinkedEntry; links: LinkList; depth: number; level: number; tabIds?: string[] | undefined }): ReactNode {
   switch (entry.type) {
     case 'callout':
       return (
@@ -203,22 +209,9 @@ function EmbeddedBlock({ entry, links, depth, level }: { entry: LinkedEntry; lin
     case 'html':
       return <SanitisedHtml tree={entry.tree} slot={(i) => <RichText document={entry.slots[i] ?? EMPTY} links={links} depth={depth} />} />;
     case 'tabs':
-      return <Tabs tabs={entry.tabs} links={links} depth={depth} level={level} />;
+      return <Tabs tabs={entry.tabs} links={links} depth={depth} level={level} ids={tabIds} />;
     case 'footnotes':
-      return (
-        <section className="footnotes" aria-label="Footnotes">
-          <ol>
-            {entry.items.map((item) => (
-              <li key={item.n} id={`fn-${item.n}`}>
-                <RichText document={item.body} links={links} depth={depth} />
-                {' '}{Array.from({ length: item.refs }, (_, k) => (
-                  <a key={k} href={`#fnref-${item.n}${k === 0 ? '' : `-${k + 1}`}`} className="footnote-back" aria-label={`Back to reference ${item.n}${k === 0 ? '' : `-${k + 1}`}`}>↩</a>
-                ))}
-              </li>
-            ))}
-          </ol>
-        </section>
-      );
+      return <Footnotes items={entry.items} links={links} depth={depth} />;
     case 'video':
       return (
         <div className="video-frame">
@@ -240,21 +233,40 @@ function EmbeddedBlock({ entry, links, depth, level }: { entry: LinkedEntry; lin
 const EMPTY: Document = { nodeType: BLOCKS.DOCUMENT, data: {}, content: [] };
 
 /**
- * A tab group as plain sections, each headed by its label: readable and navigable without JavaScript
- * (a script may turn the group into a tab list; `data-tabs` marks it).
+ * A tab group: the body-tabs island (views/islands/body-tabs.tsx), plain sections headed by their labels
+ * without JavaScript, tabs with it. Its props are the labels and ids; the panels are rendered here only.
+ * Ids come from the body's heading slugs (stable across imports, so links to a tab keep working); a
+ * group nested in another block, which has no place in that sequence, takes generated ones.
  */
-function Tabs({ tabs, links, depth, level }: { tabs: { label: string; body: Document }[]; links: LinkList; depth: number; level: number }): ReactNode {
+function Tabs({ tabs, links, depth, level, ids }: { tabs: { label: string; body: Document }[]; links: LinkList; depth: number; level: number; ids?: string[] | undefined }): ReactNode {
   const base = useId();
-  const Heading = `h${Math.min(Math.max(level, 2), 6)}` as 'h2';
+  const props: BodyTabsProps = { tabs: tabs.map((tab, i) => ({ id: ids?.[i] ?? `${base}-${i}`, label: tab.label })), level };
   return (
-    <div className="tabs" data-tabs="">
-      {tabs.map((tab, i) => (
-        <section key={i} className="tab-panel" aria-labelledby={`${base}-${i}`}>
-          <Heading id={`${base}-${i}`} className="tab-label">{tab.label}</Heading>
-          <RichText document={tab.body} links={links} depth={depth} />
-        </section>
-      ))}
-    </div>
+    <>
+      <JsonScript json={islandJson(props)} data-island-props="body-tabs" />
+      <div className="island" data-island="body-tabs">
+        <BodyTabs {...props} panels={tabs.map((tab, i) => <RichText key={i} document={tab.body} links={links} depth={depth} />)} />
+      </div>
+    </>
+  );
+}
+
+/** A body's footnotes, labelled in the page's language (the strings in context; renderRichText's language). */
+function Footnotes({ items, links, depth }: { items: { n: number; refs: number; body: Document }[]; links: LinkList; depth: number }): ReactNode {
+  const strings = useStrings().footnotes;
+  return (
+    <section className="footnotes" aria-label={strings.heading}>
+      <ol>
+        {items.map((item) => (
+          <li key={item.n} id={`fn-${item.n}`}>
+            <RichText document={item.body} links={links} depth={depth} />
+            {' '}{Array.from({ length: item.refs }, (_, k) => (
+              <a key={k} href={`#fnref-${item.n}${k === 0 ? '' : `-${k + 1}`}`} className="footnote-back" aria-label={strings.backTo(`${item.n}${k === 0 ? '' : `-${k + 1}`}`)}>↩</a>
+            ))}
+          </li>
+        ))}
+      </ol>
+    </section>
   );
 }
 
@@ -298,8 +310,15 @@ function calloutLabel(appearance: string): string {
 
 let rendered = 0;
 
-/** Renders a document to stored HTML; generated ids (task items, tabs) differ between the bodies of a page. */
-export function renderRichText(document: Document, links: LinkList): SafeHtml {
+/**
+ * Renders a document to stored HTML, its fixed words (footnotes) in the page's language (a BCP 47 tag,
+ * e.g. `ja-JP`; English without one); generated ids (task items, tabs) differ between the bodies of a page.
+ */
+export function renderRichText(document: Document, links: LinkList, language?: string): SafeHtml {
   rendered = (rendered + 1) % 1e9;
-  return trustRenderedMarkup(renderToStaticMarkup(<RichText document={document} links={links} />, { identifierPrefix: `b${rendered.toString(36)}-` }));
+  const lang = (language ?? 'en').split('-')[0] ?? 'en';
+  return trustRenderedMarkup(renderToStaticMarkup(
+    <StringsProvider lang={lang}><RichText document={document} links={links} /></StringsProvider>,
+    { identifierPrefix: `b${rendered.toString(36)}-` },
+  ));
 }

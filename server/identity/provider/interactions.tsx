@@ -72,7 +72,7 @@ export default async function registerInteractions(app: FastifyInstance, opts: P
 
   async function gone(reply: FastifyReply) {
     return reply.page(
-      <IdentityErrorPage siteName={await siteNameOf(app)} css={app.assets.css} status={400} title="This sign-in has expired"
+      <IdentityErrorPage siteName={await siteNameOf(app)} css={await app.pageStylesheets()} status={400} title="This sign-in has expired"
         message="This sign-in step is unknown or has expired. Start the sign-in again from the site." restartHref={`${base}/login`} />,
       { status: 400, cache: 'private' });
   }
@@ -86,7 +86,7 @@ export default async function registerInteractions(app: FastifyInstance, opts: P
 
   async function signInPage(reply: FastifyReply, interaction: Interaction, extra: { email?: string; error?: string; status?: number } = {}) {
     return reply.page(
-      <SignInPage siteName={await siteNameOf(app)} css={app.assets.css} action={`${base}/interaction/${interaction.uid}/login`}
+      <SignInPage siteName={await siteNameOf(app)} css={await app.pageStylesheets()} action={`${base}/interaction/${interaction.uid}/login`}
         email={extra.email} error={extra.error} status={extra.status} clientName={await clientName(interaction)} />,
       { status: extra.status ?? 200, cache: 'private' });
   }
@@ -95,7 +95,7 @@ export default async function registerInteractions(app: FastifyInstance, opts: P
     const requested = String(interaction.params.scope ?? 'openid').split(' ').filter((s) => s in SCOPE_WORDS);
     const account = interaction.session?.accountId ? await opts.accounts.byId(interaction.session.accountId) : undefined;
     return reply.page(
-      <ConsentPage siteName={await siteNameOf(app)} css={app.assets.css} clientName={(await clientName(interaction)) ?? 'This application'}
+      <ConsentPage siteName={await siteNameOf(app)} css={await app.pageStylesheets()} clientName={(await clientName(interaction)) ?? 'This application'}
         asks={requested.map((s) => SCOPE_WORDS[s] as string)} email={account?.email}
         confirmAction={`${base}/interaction/${interaction.uid}/confirm`} abortAction={`${base}/interaction/${interaction.uid}/abort`} />,
       { cache: 'private' });

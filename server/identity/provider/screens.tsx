@@ -57,13 +57,13 @@ export async function renderSignOut(app: FastifyInstance, ctx: KoaContextWithOID
   const action = /action="([^"]+)"/.exec(form)?.[1] ?? '';
   const xsrf = /name="xsrf" value="([^"]+)"/.exec(form)?.[1] ?? '';
   const state = (ctx.oidc.session as { state?: { postLogoutRedirectUri?: string } } | undefined)?.state;
-  send(ctx, <SignOutPage siteName={await siteName(app)} css={app.assets.css} action={action} xsrf={xsrf} />,
+  send(ctx, <SignOutPage siteName={await siteName(app)} css={await app.pageStylesheets()} action={action} xsrf={xsrf} />,
     cspWithFormTargets([state?.postLogoutRedirectUri, ctx.oidc.urlFor('end_session_success')]));
 }
 
 /** features.rpInitiatedLogout.postLogoutSuccessSource: signed out, no application to return to. */
 export async function renderSignedOut(app: FastifyInstance, ctx: KoaContextWithOIDC): Promise<void> {
-  send(ctx, <SignedOutPage siteName={await siteName(app)} css={app.assets.css} />);
+  send(ctx, <SignedOutPage siteName={await siteName(app)} css={await app.pageStylesheets()} />);
 }
 
 const TITLES: Record<number, string> = {
@@ -90,7 +90,7 @@ export async function renderIdentityError(app: FastifyInstance, opts: ProviderOp
       : status === 404
         ? 'There is no such page.'
         : `The sign-in request was refused (${out.error}${out.error_description ? `: ${out.error_description}` : ''}). Start again from the site.`;
-  send(ctx, <IdentityErrorPage siteName={await siteName(app)} css={app.assets.css} status={status}
+  send(ctx, <IdentityErrorPage siteName={await siteName(app)} css={await app.pageStylesheets()} status={status}
     title={TITLES[status] ?? (server ? 'Something went wrong' : 'This sign-in cannot go on')} message={message}
     restartHref={status === 404 ? undefined : `${opts.base}/login`} />);
 }

@@ -1,8 +1,9 @@
+import type { Stylesheets } from '../../layout/bare-document.tsx';
 import { IdentityDocument } from './identity-document.tsx';
 
 export interface ConsentModel {
   siteName: string;
-  css: string;
+  css: Stylesheets;
   clientName: string;
   /** What the application asks for, in words. */
   asks: string[];

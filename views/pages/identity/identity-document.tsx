@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { BareDocument } from '../../layout/bare-document.tsx';
+import { BareDocument, type Stylesheets } from '../../layout/bare-document.tsx';
 
 /**
  * The document of the sign-in, consent and sign-out screens of the embedded identity provider: the
@@ -7,7 +7,7 @@ import { BareDocument } from '../../layout/bare-document.tsx';
  * a form that works without JavaScript. Never indexed.
  */
 export function IdentityDocument({ title, siteName, css, children, status }: {
-  title: string; siteName: string; css: string; children: ReactNode; status?: number;
+  title: string; siteName: string; css: Stylesheets; children: ReactNode; status?: number;
 }) {
   return (
     <BareDocument title={`${title} – ${siteName}`} css={css} className="identity-screen" status={status}

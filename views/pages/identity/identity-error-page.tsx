@@ -1,8 +1,9 @@
+import type { Stylesheets } from '../../layout/bare-document.tsx';
 import { IdentityDocument } from './identity-document.tsx';
 
 export interface IdentityErrorModel {
   siteName: string;
-  css: string;
+  css: Stylesheets;
   status: number;
   title: string;
   message: string;

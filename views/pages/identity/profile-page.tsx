@@ -1,4 +1,4 @@
-import { BareDocument } from '../../layout/bare-document.tsx';
+import { BareDocument, type Stylesheets } from '../../layout/bare-document.tsx';
 /**
  * The embedded provider's "manage profile" page (issue "The embedded default", spec §2 account menu):
  * who is signed in, their roles, and a change-password form that works without JavaScript. Field errors
@@ -6,7 +6,7 @@ import { BareDocument } from '../../layout/bare-document.tsx';
  * aria-invalid and described by its own message.
  */
 export interface ProfileModel {
-  css: string;
+  css: Stylesheets;
   name: string;
   email: string;
   /** Roles in words (spec §6), e.g. ['Signed-in customer', 'Author']. */

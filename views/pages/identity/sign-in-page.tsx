@@ -1,8 +1,9 @@
+import type { Stylesheets } from '../../layout/bare-document.tsx';
 import { IdentityDocument } from './identity-document.tsx';
 
 export interface SignInModel {
   siteName: string;
-  css: string;
+  css: Stylesheets;
   /** Where the form posts: {base}/interaction/{uid}/login. */
   action: string;
   /** The e-mail address as the visitor typed it, kept when the form comes back with an error. */

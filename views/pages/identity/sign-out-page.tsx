@@ -1,8 +1,9 @@
+import type { Stylesheets } from '../../layout/bare-document.tsx';
 import { IdentityDocument } from './identity-document.tsx';
 
 export interface SignOutModel {
   siteName: string;
-  css: string;
+  css: Stylesheets;
   /** The provider's end-session confirmation endpoint, and the one-time value it checks. */
   action: string;
   xsrf: string;
@@ -23,7 +24,7 @@ export function SignOutPage({ siteName, css, action, xsrf }: SignOutModel) {
 }
 
 /** After signing out when no application asked to be returned to. */
-export function SignedOutPage({ siteName, css }: { siteName: string; css: string }) {
+export function SignedOutPage({ siteName, css }: { siteName: string; css: Stylesheets }) {
   return (
     <IdentityDocument title="Signed out" siteName={siteName} css={css}>
       <h1>You are signed out</h1>
