@@ -1,7 +1,7 @@
 /**
  * Writes a site read by one of the migrators as a Signpost content tree: one product (the site), its
  * documentation page, a collection per top-level navigation group, a topic set per group inside it, and
- * a topic per document. Bodies keep the source's Markdown (admonitions and tabs as written); what does
+ * a topic per document. Bodies keep the source's Markdown (admonitions as written; tab groups in Signpost's `::::tabs`); what does
  * not come across is noted per file.
  */
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
@@ -9,6 +9,7 @@ import { dirname, join, posix, relative } from 'node:path';
 import { existsSync } from 'node:fs';
 import { stringify } from 'yaml';
 import { note, type NavItem, type SourceDoc, type SourceSite } from './model.ts';
+import { convertTabs } from './tabs.ts';
 
 export interface MigrateResult {
   product: string;
@@ -177,7 +178,7 @@ export async function writeTree(site: SourceSite, out: string, sourceLabel: (doc
   return { product, files, collections: collections.length, topicSets: topicSets.length, topics: topicCount, notes };
 }
 
-/** The body as Signpost takes it: the title heading and MDX imports out, the rest as the source wrote it. */
+/** The body as Signpost takes it: the title heading and MDX imports out, tab groups converted, the rest as the source wrote it. */
 function convertBody(doc: SourceDoc, site: SourceSite, file: string, notes: Map<string, string[]>): { body: string; heading?: string } {
   const lines = doc.body.split('\n');
   let heading: string | undefined;
@@ -207,7 +208,8 @@ function convertBody(doc: SourceDoc, site: SourceSite, file: string, notes: Map<
     }
     for (const match of line.matchAll(/<([A-Z][A-Za-z0-9.]*)/g)) {
       const name = match[1] as string;
-      if (!components.has(name)) {
+      // Tab groups are converted below; one that cannot be is listed there.
+      if (!components.has(name) && name !== 'Tabs' && name !== 'TabItem') {
         components.add(name);
         note(notes, file, `line ${at}: MDX component <${name}> kept as written; Signpost does not read MDX components`);
       }
@@ -218,8 +220,21 @@ function convertBody(doc: SourceDoc, site: SourceSite, file: string, notes: Map<
     // Links between documents keep working once .mdx files are .md.
     out.push(line.replace(/(\]\((?!https?:|\/|#)[^)\s]*?)\.mdx(#[^)\s]*)?\)/g, '$1.md$2)'));
   }
-  while (out.length > 0 && out[0]?.trim() === '') out.shift();
-  return { body: out.join('\n'), ...(heading !== undefined ? { heading } : {}) };
+  const tabs = convertTabs(out, site.tool);
+  let inFence: string | undefined;
+  for (const line of tabs.lines) {
+    const fenceMatch = /^\s*(`{3,}|~{3,})/.exec(line);
+    if (inFence) {
+      if (fenceMatch?.[1]?.startsWith(inFence)) inFence = undefined;
+    } else if (fenceMatch) {
+      inFence = fenceMatch[1];
+    } else if (/<(Tabs|TabItem)\b/.test(line)) {
+      note(notes, file, `MDX <Tabs> group kept as written: its tags are not each on a line of their own, or a tab has no label; write it as ::::tabs with :::tab[Label] blocks`);
+      break;
+    }
+  }
+  while (tabs.lines.length > 0 && tabs.lines[0]?.trim() === '') tabs.lines.shift();
+  return { body: tabs.lines.join('\n'), ...(heading !== undefined ? { heading } : {}) };
 }
 
 /** Images a document names by a relative path are copied beside the topic, where its links expect them. */
