@@ -14,6 +14,20 @@ const MDX_TAB_ONE_LINE = /^\s*<TabItem(\s[^>]*)?>(.*)<\/TabItem>\s*$/;
 const MDX_TAB_CLOSE = /^\s*<\/TabItem>\s*$/;
 const FENCE = /^\s*(`{3,}|~{3,})/;
 
+/** Follows code fences line by line: true for a fence's lines, its opening and closing lines included. */
+export function fenceTracker(): (line: string) => boolean {
+  let fence: string | undefined;
+  return (line) => {
+    const match = FENCE.exec(line);
+    if (fence) {
+      if (match?.[1]?.startsWith(fence)) fence = undefined;
+      return true;
+    }
+    if (match) fence = match[1];
+    return match !== null;
+  };
+}
+
 interface Tab {
   label: string;
   lines: string[];
@@ -42,18 +56,10 @@ function group(tabs: Tab[]): string[] {
 function convertMkdocs(lines: string[]): TabsResult {
   const out: string[] = [];
   let groups = 0;
-  let fence: string | undefined;
+  const inFence = fenceTracker();
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
-    const fenceMatch = FENCE.exec(line);
-    if (fence) {
-      if (fenceMatch?.[1]?.startsWith(fence)) fence = undefined;
-      out.push(line);
-      continue;
-    }
-    if (fenceMatch) fence = fenceMatch[1];
-    const first = MKDOCS_TAB.exec(line);
-    if (!first || fence) {
+    if (inFence(line) || !MKDOCS_TAB.test(line)) {
       out.push(line);
       continue;
     }
@@ -85,17 +91,10 @@ function convertMkdocs(lines: string[]): TabsResult {
 function convertMdx(lines: string[]): TabsResult {
   const out: string[] = [];
   let groups = 0;
-  let fence: string | undefined;
+  const inFence = fenceTracker();
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
-    const fenceMatch = FENCE.exec(line);
-    if (fence) {
-      if (fenceMatch?.[1]?.startsWith(fence)) fence = undefined;
-      out.push(line);
-      continue;
-    }
-    if (fenceMatch) fence = fenceMatch[1];
-    if (fence || !MDX_TABS_OPEN.test(line)) {
+    if (inFence(line) || !MDX_TABS_OPEN.test(line)) {
       out.push(line);
       continue;
     }

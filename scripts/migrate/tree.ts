@@ -9,7 +9,7 @@ import { dirname, join, posix, relative } from 'node:path';
 import { existsSync } from 'node:fs';
 import { stringify } from 'yaml';
 import { note, type NavItem, type SourceDoc, type SourceSite } from './model.ts';
-import { convertTabs } from './tabs.ts';
+import { convertTabs, fenceTracker } from './tabs.ts';
 
 export interface MigrateResult {
   product: string;
@@ -221,14 +221,9 @@ function convertBody(doc: SourceDoc, site: SourceSite, file: string, notes: Map<
     out.push(line.replace(/(\]\((?!https?:|\/|#)[^)\s]*?)\.mdx(#[^)\s]*)?\)/g, '$1.md$2)'));
   }
   const tabs = convertTabs(out, site.tool);
-  let inFence: string | undefined;
+  const inFence = fenceTracker();
   for (const line of tabs.lines) {
-    const fenceMatch = /^\s*(`{3,}|~{3,})/.exec(line);
-    if (inFence) {
-      if (fenceMatch?.[1]?.startsWith(inFence)) inFence = undefined;
-    } else if (fenceMatch) {
-      inFence = fenceMatch[1];
-    } else if (/<(Tabs|TabItem)\b/.test(line)) {
+    if (!inFence(line) && /<(Tabs|TabItem)\b/.test(line)) {
       note(notes, file, `MDX <Tabs> group kept as written: its tags are not each on a line of their own, or a tab has no label; write it as ::::tabs with :::tab[Label] blocks`);
       break;
     }
