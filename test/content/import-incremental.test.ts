@@ -1,9 +1,9 @@
 import t from 'tap';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { importContent } from '../../server/content/import.ts';
 import type { Db } from '../../server/db/driver.ts';
-import { tempContent, testDb } from '../helpers/build.ts';
+import { tempContent, testDb, editFile } from '../helpers/build.ts';
 
 /** Small enough that a word in two documents has kept counts, so edits cross it both ways. */
 const FREQUENT = 2;
@@ -21,12 +21,6 @@ async function tables(db: Db) {
   };
 }
 
-const edit = async (file: string, from: string | RegExp, to: string) => {
-  const text = await readFile(file, 'utf8');
-  const next = text.replace(from, to);
-  if (next === text) throw new Error(`edit did not apply to ${file}`);
-  await writeFile(file, next);
-};
 
 t.test('an import writes only what changed and leaves the tables a full import would', async (t) => {
   const live = await testDb(t);
@@ -37,23 +31,23 @@ t.test('an import writes only what changed and leaves the tables a full import w
   t.ok(first.written.full, 'the first import writes everything');
 
   const steps: [string, () => Promise<void>, { full?: boolean; entries?: number; removed?: number }][] = [
-    ['a body edited', () => edit(topic('acme-cloud/first-steps.md'), 'Run the installer.', 'Run the installer twice.'), { entries: 1, removed: 0 }],
-    ['a word reaches the kept-count threshold', () => edit(topic('acme-data-center/upgrade.md'), 'Upgrade steps', 'Upgrade the installer steps'), { entries: 1 }],
+    ['a body edited', () => editFile(topic('acme-cloud/first-steps.md'), 'Run the installer.', 'Run the installer twice.'), { entries: 1, removed: 0 }],
+    ['a word reaches the kept-count threshold', () => editFile(topic('acme-data-center/upgrade.md'), 'Upgrade steps', 'Upgrade the installer steps'), { entries: 1 }],
     ['a topic added', async () => {
       await writeFile(topic('acme-cloud/new-one.md'), '---\nid: acme-cloud-new-one\ntitle: A new one\nslug: new-one\ncontext: acme-cloud\n---\nFresh installer text.\n');
-      await edit(join(dir, 'collections/acme-cloud-basics.yaml'), 'acme-cloud-draft]', 'acme-cloud-draft, acme-cloud-new-one]');
+      await editFile(join(dir, 'collections/acme-cloud-basics.yaml'), 'acme-cloud-draft]', 'acme-cloud-draft, acme-cloud-new-one]');
     }, { entries: 2 }],
-    ['a slug renamed', () => edit(topic('acme-cloud/new-one.md'), 'slug: new-one', 'slug: renamed-one'), {}],
-    ['a draft published', () => edit(topic('acme-cloud/draft.md'), 'published: false', 'published: true'), {}],
-    ['a page unpublished', () => edit(topic('acme-cloud/first-steps.md'), 'slug: first-steps', 'slug: first-steps\npublished: false'), {}],
-    ['a version changed (a new facet combination)', () => edit(topic('acme-data-center/upgrade.md'), 'versions: ["2.0"]', 'versions: ["1.0", "2.0"]'), {}],
-    ['a word falls below the threshold', () => edit(topic('acme-data-center/upgrade.md'), 'the installer ', ''), {}],
-    ['a product changed', () => edit(join(dir, 'products/acme-cloud.yaml'), 'productName: Acme', 'productName: Acme Online'), {}],
+    ['a slug renamed', () => editFile(topic('acme-cloud/new-one.md'), 'slug: new-one', 'slug: renamed-one'), {}],
+    ['a draft published', () => editFile(topic('acme-cloud/draft.md'), 'published: false', 'published: true'), {}],
+    ['a page unpublished', () => editFile(topic('acme-cloud/first-steps.md'), 'slug: first-steps', 'slug: first-steps\npublished: false'), {}],
+    ['a version changed (a new facet combination)', () => editFile(topic('acme-data-center/upgrade.md'), 'versions: ["2.0"]', 'versions: ["1.0", "2.0"]'), {}],
+    ['a word falls below the threshold', () => editFile(topic('acme-data-center/upgrade.md'), 'the installer ', ''), {}],
+    ['a product changed', () => editFile(join(dir, 'products/acme-cloud.yaml'), 'productName: Acme', 'productName: Acme Online'), {}],
     ['a topic deleted', async () => {
       await rm(topic('acme-cloud/new-one.md'));
-      await edit(join(dir, 'collections/acme-cloud-basics.yaml'), ', acme-cloud-new-one]', ']');
+      await editFile(join(dir, 'collections/acme-cloud-basics.yaml'), ', acme-cloud-new-one]', ']');
     }, { removed: 1 }],
-    ['the last document of a facet key unpublished', () => edit(topic('acme-data-center/upgrade.md'), 'slug: upgrade', 'slug: upgrade\npublished: false'), {}],
+    ['the last document of a facet key unpublished', () => editFile(topic('acme-data-center/upgrade.md'), 'slug: upgrade', 'slug: upgrade\npublished: false'), {}],
   ];
   const kept: number[] = [];
   for (const [name, change, expected] of steps) {

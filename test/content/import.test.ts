@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { importContent, checkContent, currentDigest } from '../../server/content/import.ts';
 import { ContentError, formatProblem } from '../../server/content/problems.ts';
 import type { Db } from '../../server/db/driver.ts';
-import { tempContent, testDb, SAMPLE_CONTENT } from '../helpers/build.ts';
+import { tempContent, testDb, SAMPLE_CONTENT, editFile } from '../helpers/build.ts';
 
 const count = async (db: Db) => (await db.query<{ n: number }>('select count(*)::int as n from content_entries'))[0]?.n;
 
@@ -21,12 +21,6 @@ async function refused(t: Test, change: (dir: string) => Promise<void>): Promise
   return (error as ContentError).problems.map(formatProblem);
 }
 
-const edit = async (file: string, from: string | RegExp, to: string) => {
-  const text = await readFile(file, 'utf8');
-  const next = text.replace(from, to);
-  if (next === text) throw new Error(`edit did not apply to ${file}`);
-  await writeFile(file, next);
-};
 
 t.test('the sample content imports whole, with every page routed', async (t) => {
   const db = await testDb(t);
@@ -50,7 +44,7 @@ t.test('the sample content imports whole, with every page routed', async (t) => 
 });
 
 t.test('broken YAML is reported with its line', async (t) => {
-  const problems = await refused(t, (dir) => edit(join(dir, 'collections/acme-cloud-basics.yaml'), 'title: Basics', 'title: [Basics'));
+  const problems = await refused(t, (dir) => editFile(join(dir, 'collections/acme-cloud-basics.yaml'), 'title: Basics', 'title: [Basics'));
   t.match(problems.join('\n'), /^collections\/acme-cloud-basics\.yaml:\d+:\d+: yaml: /m);
 });
 
@@ -60,17 +54,17 @@ t.test('an unknown field is reported by name and line', async (t) => {
 });
 
 t.test('a missing required field is reported', async (t) => {
-  const problems = await refused(t, (dir) => edit(join(dir, 'topics/acme-cloud/first-steps.md'), 'slug: first-steps\n', ''));
+  const problems = await refused(t, (dir) => editFile(join(dir, 'topics/acme-cloud/first-steps.md'), 'slug: first-steps\n', ''));
   t.same(problems, ['topics/acme-cloud/first-steps.md:2:1: slug: is required']);
 });
 
 t.test('a wrong value names the allowed ones', async (t) => {
-  const problems = await refused(t, (dir) => edit(join(dir, 'kb/acme/widget-crash.md'), 'platform: data-center-only', 'platform: mainframe'));
+  const problems = await refused(t, (dir) => editFile(join(dir, 'kb/acme/widget-crash.md'), 'platform: data-center-only', 'platform: mainframe'));
   t.match(problems[0], /^kb\/acme\/widget-crash\.md:6:11: platform: "mainframe" is not one of the allowed values \(allowed: cloud-only, cloud-and-data-center, data-center-only, data-center-and-cloud-by-request\)$/);
 });
 
 t.test('a missing reference is reported where it is made', async (t) => {
-  const problems = await refused(t, (dir) => edit(join(dir, 'collections/acme-cloud-basics.yaml'), 'acme-cloud-draft]', 'acme-cloud-missing]'));
+  const problems = await refused(t, (dir) => editFile(join(dir, 'collections/acme-cloud-basics.yaml'), 'acme-cloud-draft]', 'acme-cloud-missing]'));
   t.same(problems, ['collections/acme-cloud-basics.yaml:5:36: children.1: child "acme-cloud-missing" does not exist']);
 });
 
@@ -82,12 +76,12 @@ t.test('a duplicate id is reported with the first use', async (t) => {
 });
 
 t.test('a duplicate slug in one context is reported', async (t) => {
-  const problems = await refused(t, (dir) => edit(join(dir, 'topics/acme-cloud/draft.md'), 'slug: upcoming-feature', 'slug: first-steps'));
+  const problems = await refused(t, (dir) => editFile(join(dir, 'topics/acme-cloud/draft.md'), 'slug: upcoming-feature', 'slug: first-steps'));
   t.match(problems.join('\n'), /topics\/acme-cloud\/(draft|first-steps)\.md:4:7: slug: duplicate path \/acme-cloud\/docs\/first-steps, already used by "acme-cloud-(first-steps|draft)"/);
 });
 
 t.test('a version the product does not have is reported', async (t) => {
-  const problems = await refused(t, (dir) => edit(join(dir, 'topics/acme-data-center/upgrade.md'), '["2.0"]', '["2.0", "3.0"]'));
+  const problems = await refused(t, (dir) => editFile(join(dir, 'topics/acme-data-center/upgrade.md'), '["2.0"]', '["2.0", "3.0"]'));
   t.same(problems, ['topics/acme-data-center/upgrade.md:6:19: versions.1: version 3.0 is not one of the product\'s versions (1.0, 2.0)']);
 });
 
@@ -140,7 +134,7 @@ t.test('a file in no known folder is refused', async (t) => {
 t.test('checkContent lists every problem of a tree without writing', async (t) => {
   const dir = await tempContent(t);
   await appendFile(join(dir, 'products/acme-cloud.yaml'), 'colour: blue\n');
-  await edit(join(dir, 'topics/acme-cloud/first-steps.md'), 'context: acme-cloud', 'context: acme-nowhere');
+  await editFile(join(dir, 'topics/acme-cloud/first-steps.md'), 'context: acme-cloud', 'context: acme-nowhere');
   const { problems } = await checkContent(dir);
   t.equal(problems.length, 2);
 });
@@ -155,9 +149,9 @@ t.test('parsing in worker threads gives what parsing in turn gives, problems and
 
   const dir = await tempContent(t);
   await appendFile(join(dir, 'products/acme-cloud.yaml'), 'colour: blue\n');
-  await edit(join(dir, 'collections/acme-cloud-basics.yaml'), 'acme-cloud-draft]', 'acme-cloud-missing]');
-  await edit(join(dir, 'topics/acme-data-center/upgrade.md'), '["2.0"]', '["2.0", "3.0"]');
-  await edit(join(dir, 'topics/acme-cloud/draft.md'), 'slug: upcoming-feature', 'slug: first-steps');
+  await editFile(join(dir, 'collections/acme-cloud-basics.yaml'), 'acme-cloud-draft]', 'acme-cloud-missing]');
+  await editFile(join(dir, 'topics/acme-data-center/upgrade.md'), '["2.0"]', '["2.0", "3.0"]');
+  await editFile(join(dir, 'topics/acme-cloud/draft.md'), 'slug: upcoming-feature', 'slug: first-steps');
   const broken = { in: await checkContent(dir, undefined, { workers: 1 }), workers: await checkContent(dir, undefined, { workers: 2, parallelFrom: 0 }) };
   // Four problems; the colliding slug is reported at both files.
   t.equal(broken.workers.problems.length, 5);
@@ -166,7 +160,7 @@ t.test('parsing in worker threads gives what parsing in turn gives, problems and
 
 t.test('a NUL character is reported by file, line and field, and nothing is written', async (t) => {
   const problems = await refused(t, async (dir) => {
-    await edit(join(dir, 'collections/acme-cloud-basics.yaml'), 'title: Basics', 'title: "Bas\\0ics"');
+    await editFile(join(dir, 'collections/acme-cloud-basics.yaml'), 'title: Basics', 'title: "Bas\\0ics"');
     await appendFile(join(dir, 'topics/acme-cloud/first-steps.md'), '\nA body line with a NUL \u0000 in it.\n');
   });
   t.match(problems.join('\n'), /^collections\/acme-cloud-basics\.yaml:\d+: title: must not contain a NUL character$/m);

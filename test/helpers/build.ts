@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -77,6 +77,14 @@ export async function tempContent(t: Test, from = FIXTURE): Promise<string> {
   await cp(from, dir, { recursive: true });
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   return dir;
+}
+
+/** Replaces text in a file of a content tree; fails loudly when the text is not there. */
+export async function editFile(file: string, from: string | RegExp, to: string): Promise<void> {
+  const text = await readFile(file, 'utf8');
+  const next = text.replace(from, to);
+  if (next === text) throw new Error(`edit did not apply to ${file}`);
+  await writeFile(file, next);
 }
 
 export interface BuildOptions {
