@@ -14,7 +14,7 @@ import { retrieve, type Retrieved } from './retrieve.ts';
 /** Where 'ask support' goes; the form fills its subject from `subject` (server/support/forms/page.tsx). */
 export const CONTACT_PATH = '/contact';
 /** A passage holding less than this share of the question's words is not an answer. */
-export const MIN_COVERAGE = 0.34;
+export const MIN_COVERAGE = 0.5;
 /** A quote is cut at a sentence end near this many characters. */
 export const QUOTE_CHARS = 360;
 export const MAX_QUESTION = 500;

@@ -52,10 +52,12 @@ export async function retrieve(db: Db, question: string, options: RetrieveOption
     const cjk = cjkTsQuery(text, '|');
     const query = cjk ? `(${english} || ${add(cjk.query)}::tsquery)` : english;
     // Each clause of the question the passage holds adds to its rank: a passage answering more of it wins.
-    const clauses = parsed.clauses.filter((c) => !c.exclude)
-      .map((c) => `(case when p.vector @@ (${c.alternatives.map((a) => `phraseto_tsquery('english', ${add(a)})`).join(' || ')}) then 1 else 0 end)`);
-    const held = clauses.length > 0 ? clauses.join(' + ') : '0';
-    const rows = await tx.query<{ entry_id: string; title: string; heading: string | null; url: string; body: string; rank: number; held: number }>(
+    // Stop words ('how', 'do', 'the') make empty queries: they count for nothing either way.
+    const clauseQueries = parsed.clauses.filter((c) => !c.exclude)
+      .map((c) => `(${c.alternatives.map((a) => `phraseto_tsquery('english', ${add(a)})`).join(' || ')})`);
+    const held = clauseQueries.length > 0 ? clauseQueries.map((q) => `(case when p.vector @@ ${q} then 1 else 0 end)`).join(' + ') : '0';
+    const counted = clauseQueries.length > 0 ? clauseQueries.map((q) => `(case when numnode(${q}) > 0 then 1 else 0 end)`).join(' + ') : '0';
+    const rows = await tx.query<{ entry_id: string; title: string; heading: string | null; url: string; body: string; rank: number; held: number; counted: number }>(
       `with q as (select ${query} as q),
        matched as (
          select p.entry_id, p.position, p.anchor, p.heading, p.body, p.vector from assistant_passages p, q
@@ -69,13 +71,13 @@ export async function retrieve(db: Db, question: string, options: RetrieveOption
        best as (
          select r.*, row_number() over (partition by r.entry_id order by r.rank desc) as nth from ranked r
        )
-       select b.entry_id, e.title, b.heading, e.path || coalesce('#' || b.anchor, '') as url, b.body, b.rank, b.held
+       select b.entry_id, e.title, b.heading, e.path || coalesce('#' || b.anchor, '') as url, b.body, b.rank, b.held, (${counted})::int as counted
        from best b join content_entries e on e.id = b.entry_id
        where b.nth = 1 and split_part(e.language, '-', 1) = ${add(lang)}
        order by b.rank desc, e.id limit ${add(options.limit ?? 3)}`,
       params,
     );
     return rows.map((r) => ({ entryId: r.entry_id, title: r.title, heading: r.heading, url: r.url, text: r.body, rank: Number(r.rank),
-      coverage: clauses.length > 0 ? Number(r.held) / clauses.length : 0 }));
+      coverage: r.counted > 0 ? Number(r.held) / Number(r.counted) : 0 }));
   });
 }

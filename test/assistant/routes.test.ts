@@ -1,0 +1,67 @@
+import t from 'tap';
+import { InMemoryProvider } from '@openfeature/server-sdk';
+import { build } from '../helpers/build.ts';
+import { ADA, SESSION_SECRET, sealed } from '../identity/helpers.ts';
+
+/** The agent flag on for ADA's account alone. */
+const provider = () => new InMemoryProvider({
+  'csm-ai-agent-on-sac': {
+    variants: { on: true, off: false }, defaultVariant: 'off', disabled: false,
+    contextEvaluator: (context) => (context.targetingKey === ADA.sub ? 'on' : 'off'),
+  },
+});
+const BOB = { ...ADA, sub: 'acct-bob', email: 'bob@customer.example', name: 'Bob' };
+
+t.test('the assistant page and its stream', async (t) => {
+  const app = await build(t, { flagProvider: provider(), env: { SESSION_SECRET, PARTNER_HOSTS: 'partners.example.test' } });
+  const ada = { cookie: sealed(app, ADA) };
+
+  t.test('a visitor is sent to sign in; an account without the flag, or on a partner host, finds nothing', async (t) => {
+    const anonymous = await app.inject('/assistant?q=install');
+    t.equal(anonymous.statusCode, 303);
+    t.match(anonymous.headers.location, /\/login\?continue=https%3A%2F%2Fhelp\.example\.test%2Fassistant%3Fq%3Dinstall$/);
+    t.equal((await app.inject({ url: '/assistant', headers: { cookie: sealed(app, BOB) } })).statusCode, 404);
+    t.equal((await app.inject({ url: '/assistant', headers: { ...ada, host: 'partners.example.test' } })).statusCode, 404);
+    t.equal((await app.inject({ url: '/assistant/stream?q=install', headers: { cookie: sealed(app, BOB) } })).statusCode, 404);
+  });
+
+  t.test('the page: a form, and a cited answer without JavaScript', async (t) => {
+    const empty = await app.inject({ url: '/assistant', headers: ada });
+    t.equal(empty.statusCode, 200);
+    t.equal(empty.headers['cache-control'], 'private, no-store');
+    t.match(empty.body, /<form[^>]*method="get"[^>]*action="\/assistant"/);
+    t.match(empty.body, /<label for="assistant-question">/);
+    t.notMatch(empty.body, 'assistant-answer');
+
+    const res = await app.inject({ url: '/assistant?q=how+do+I+install+the+widget', headers: ada });
+    t.equal(res.statusCode, 200);
+    t.match(res.body, 'value="how do I install the widget"');
+    t.match(res.body, /<a href="\/acme-cloud\/docs\/first-steps#install-the-widget">First steps: Install the widget<\/a>/);
+    t.match(res.body, /<blockquote cite="[^"]+"><p>Run the installer\./);
+
+    const nothing = await app.inject({ url: '/assistant?q=banana+bread+recipe', headers: ada });
+    t.match(nothing.body, 'We could not find an answer');
+    t.match(nothing.body, 'href="/contact?subject=banana+bread+recipe"');
+  });
+
+  t.test('too long a question is a 400 that says so', async (t) => {
+    const res = await app.inject({ url: `/assistant?q=${'a'.repeat(2100)}`, headers: ada });
+    t.equal(res.statusCode, 400);
+  });
+
+  t.test('the stream: server-sent events ending with the whole answer', async (t) => {
+    const res = await app.inject({ url: '/assistant/stream?q=how+do+I+install+the+widget', headers: ada });
+    t.equal(res.statusCode, 200);
+    t.match(res.headers['content-type'], 'text/event-stream');
+    t.equal(res.headers['cache-control'], 'private, no-store');
+    const events = res.body.trim().split('\n\n').map((block) => {
+      const [event, data] = block.split('\n');
+      return { event: event?.slice(7), data: JSON.parse(data?.slice(6) ?? 'null') };
+    });
+    t.equal(events.length, 1);
+    t.equal(events[0]?.event, 'answer');
+    t.equal(events[0]?.data.mode, 'extractive');
+    t.equal(events[0]?.data.citations[0].url, '/acme-cloud/docs/first-steps#install-the-widget');
+    t.equal((await app.inject({ url: '/assistant/stream?q=', headers: ada })).statusCode, 400);
+  });
+});
