@@ -64,4 +64,20 @@ t.test('the assistant page and its stream', async (t) => {
     t.equal(events[0]?.data.citations[0].url, '/acme-cloud/docs/first-steps#install-the-widget');
     t.equal((await app.inject({ url: '/assistant/stream?q=', headers: ada })).statusCode, 400);
   });
+
+  t.test('the widget: a link to the assistant page where it shows, nothing elsewhere', async (t) => {
+    const WIDGET = 'data-island="assistant-widget"';
+    const topic = await app.inject({ url: '/acme-cloud/docs/first-steps', headers: ada });
+    t.equal(topic.statusCode, 200);
+    t.match(topic.body, WIDGET);
+    t.match(topic.body, /<aside class="assistant-widget" aria-label="Help centre assistant"><a class="assistant-widget-toggle" href="\/assistant">Ask the help centre<\/a><\/aside>/);
+    t.match(topic.body, '"streamHref":"/assistant/stream"');
+    t.notMatch((await app.inject('/acme-cloud/docs/first-steps')).body, WIDGET, 'not for visitors');
+    t.notMatch((await app.inject({ url: '/acme-cloud/docs/first-steps', headers: { cookie: sealed(app, BOB) } })).body, WIDGET, 'not with the flag off');
+    t.notMatch((await app.inject({ url: '/acme-cloud/docs/first-steps', headers: { ...ada, host: 'partners.example.test' } })).body, WIDGET, 'not on a partner host');
+    for (const path of ['/contact', '/requests']) {
+      t.notMatch((await app.inject({ url: path, headers: ada })).body, WIDGET, `not on ${path}`);
+    }
+    t.notMatch((await app.inject({ url: '/assistant', headers: ada })).body, WIDGET, 'not on the assistant page itself');
+  });
 });

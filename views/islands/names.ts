@@ -14,6 +14,7 @@ export const ISLAND_NAMES = [
   'credits',
   'auto-submit',
   'body-tabs',
+  'assistant-widget',
   // Enhanced in place (htmx swaps and form comfort), not hydrated.
   'search',
   'support-form',
