@@ -458,6 +458,8 @@ export interface SearchResultsModel {
   state: SearchState;
   /** New-filter experiment (spec §4): category tabs + content-type checkboxes, no product counts. */
   newFilters: boolean;
+  /** The AI summary dialog (spec §4), when its experiment is on for the account. */
+  aiSummary?: import('./islands/assistant-summary.tsx').AssistantSummaryProps | undefined;
   status: 'empty' | 'results' | 'no-results' | 'error';
   queryId?: string | undefined;
   total: number;

@@ -13,14 +13,14 @@ import { maskEmails } from '../search/highlight.ts';
 import type { AnswerView } from '../../views/islands/assistant-answer.tsx';
 import { AssistantPage } from '../../views/pages/assistant-page.tsx';
 import { answer, MAX_QUESTION, type Answer } from './answer.ts';
-import { assistantAccess } from './access.ts';
+import { assistantAccess, summaryAccess, type AssistantAccess } from './access.ts';
 import type { ModelConfig } from './generate.ts';
 
 export type AssistantConfig = Pick<Config, 'publicUrl' | 'identityUrl' | 'staffDomain' | 'partnerHosts'
   | 'aiBaseUrl' | 'aiModel' | 'aiApiKey' | 'aiTimeoutMs'>;
 
 export const ASSISTANT_PATH = '/assistant';
-export const ASSISTANT_STREAM_PATH = '/assistant/stream';
+export const SUMMARY_PATH = '/assistant/summary';
 
 const NOTICES: Record<NonNullable<Answer['notice']>, string> = {
   slow: 'The AI model took too long to answer, so here are the most relevant passages from the help content.',
@@ -54,63 +54,67 @@ export default async function assistantRoutes(app: FastifyInstance, opts: { conf
   const model = modelOf(config);
 
   /** Refuses whoever may not ask: sign-in for visitors, 404 for everyone else. */
-  async function admit(request: AskRequest, reply: FastifyReply): Promise<boolean> {
-    const access = await assistantAccess(app, request, config);
+  async function admit(request: AskRequest, reply: FastifyReply, access: AssistantAccess, page: string): Promise<boolean> {
     if (access === 'allowed') return true;
     if (access === 'sign-in') {
-      const here = `${config.publicUrl}${request.url.startsWith(ASSISTANT_STREAM_PATH) ? ASSISTANT_PATH : request.url}`;
+      const here = `${config.publicUrl}${request.url.split('?')[0]?.endsWith('/stream') ? page : request.url}`;
       await reply.header('cache-control', 'private, no-store').redirect(`${config.identityUrl}/login?continue=${encodeURIComponent(here)}`, 303);
       return false;
     }
     throw new HttpError(404, 'NOT_FOUND', 'There is no page at this address.');
   }
 
-  app.get<{ Querystring: { q?: string } }>(ASSISTANT_PATH, { schema: { querystring: QuerySchema } }, async (request, reply) => {
-    if (!(await admit(request, reply))) return reply;
-    const question = (request.query.q ?? '').trim();
-    let view: AnswerView | null = null;
-    let error: string | undefined;
-    if (question) {
-      try {
-        view = answerView(await answer(app.db, question, { model, log: request.log }));
-      } catch (err) {
-        if (err instanceof DatabaseUnavailableError) throw err;
-        request.log.error({ err, question: maskEmails(question) }, 'assistant failed');
-        error = FAILED;
+  /** The page (`path`) and its stream (`path/stream`) of one way in: the assistant, or the results' summary. */
+  const routes = (path: string, title: string, access: (request: AskRequest) => Promise<AssistantAccess>) => {
+    app.get<{ Querystring: { q?: string } }>(path, { schema: { querystring: QuerySchema } }, async (request, reply) => {
+      if (!(await admit(request, reply, await access(request), path))) return reply;
+      const question = (request.query.q ?? '').trim();
+      let view: AnswerView | null = null;
+      let error: string | undefined;
+      if (question) {
+        try {
+          view = answerView(await answer(app.db, question, { model, log: request.log }));
+        } catch (err) {
+          if (err instanceof DatabaseUnavailableError) throw err;
+          request.log.error({ err, question: maskEmails(question) }, 'assistant failed');
+          error = FAILED;
+        }
       }
-    }
-    const chrome = await buildChrome(app, request, config, {
-      title: 'Ask the help centre', path: ASSISTANT_PATH, language: 'en-US', preview: false,
-    });
-    return reply.page(<AssistantPage chrome={chrome} question={question} answer={view} error={error} />,
-      { status: error ? 503 : 200, cache: 'private' });
-  });
-
-  app.get<{ Querystring: { q?: string } }>(ASSISTANT_STREAM_PATH, { schema: { querystring: QuerySchema } }, async (request, reply) => {
-    if (!(await admit(request, reply))) return reply;
-    const question = (request.query.q ?? '').trim();
-    if (!question) throw new HttpError(400, 'BAD_REQUEST', 'q: ask a question (the q parameter is empty)');
-    const abort = new AbortController();
-    request.raw.on('close', () => abort.abort());
-    reply.hijack();
-    const out = reply.raw;
-    out.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'private, no-store',
-      'x-content-type-options': 'nosniff', 'x-accel-buffering': 'no',
-    });
-    const send = (event: string, data: unknown) => {
-      if (!out.destroyed) out.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-    };
-    try {
-      const a = await answer(app.db, question, {
-        model, log: request.log, signal: abort.signal,
-        onText: (piece) => send('text', piece), onFallback: () => send('reset', null),
+      const chrome = await buildChrome(app, request, config, {
+        title, path, language: 'en-US', preview: false,
       });
-      send('answer', answerView(a));
-    } catch (err) {
-      request.log.error({ err, question: maskEmails(question) }, 'assistant failed');
-      send('failed', { message: FAILED });
-    }
-    out.end();
-  });
+      return reply.page(<AssistantPage chrome={chrome} title={title} action={path} question={question} answer={view} error={error} />,
+        { status: error ? 503 : 200, cache: 'private' });
+    });
+
+    app.get<{ Querystring: { q?: string } }>(`${path}/stream`, { schema: { querystring: QuerySchema } }, async (request, reply) => {
+      if (!(await admit(request, reply, await access(request), path))) return reply;
+      const question = (request.query.q ?? '').trim();
+      if (!question) throw new HttpError(400, 'BAD_REQUEST', 'q: ask a question (the q parameter is empty)');
+      const abort = new AbortController();
+      request.raw.on('close', () => abort.abort());
+      reply.hijack();
+      const out = reply.raw;
+      out.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'private, no-store',
+        'x-content-type-options': 'nosniff', 'x-accel-buffering': 'no',
+      });
+      const send = (event: string, data: unknown) => {
+        if (!out.destroyed) out.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      };
+      try {
+        const a = await answer(app.db, question, {
+          model, log: request.log, signal: abort.signal,
+          onText: (piece) => send('text', piece), onFallback: () => send('reset', null),
+        });
+        send('answer', answerView(a));
+      } catch (err) {
+        request.log.error({ err, question: maskEmails(question) }, 'assistant failed');
+        send('failed', { message: FAILED });
+      }
+      out.end();
+    });
+  };
+  routes(ASSISTANT_PATH, 'Ask the help centre', (request) => assistantAccess(app, request, config));
+  routes(SUMMARY_PATH, 'AI summary of search results', (request) => summaryAccess(app, request, config));
 }

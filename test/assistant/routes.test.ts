@@ -3,13 +3,10 @@ import { InMemoryProvider } from '@openfeature/server-sdk';
 import { build } from '../helpers/build.ts';
 import { ADA, SESSION_SECRET, sealed } from '../identity/helpers.ts';
 
-/** The agent flag on for ADA's account alone. */
-const provider = () => new InMemoryProvider({
-  'csm-ai-agent-on-sac': {
-    variants: { on: true, off: false }, defaultVariant: 'off', disabled: false,
-    contextEvaluator: (context) => (context.targetingKey === ADA.sub ? 'on' : 'off'),
-  },
-});
+/** The agent flag and the AI summary experiment on for ADA's account alone. */
+const forAda = { variants: { on: true, off: false }, defaultVariant: 'off', disabled: false,
+  contextEvaluator: (context: { targetingKey?: string }) => (context.targetingKey === ADA.sub ? 'on' : 'off') };
+const provider = () => new InMemoryProvider({ 'csm-ai-agent-on-sac': forAda, 'sac-search-ai-experiment': forAda });
 const BOB = { ...ADA, sub: 'acct-bob', email: 'bob@customer.example', name: 'Bob' };
 
 t.test('the assistant page and its stream', async (t) => {
@@ -79,5 +76,23 @@ t.test('the assistant page and its stream', async (t) => {
       t.notMatch((await app.inject({ url: path, headers: ada })).body, WIDGET, `not on ${path}`);
     }
     t.notMatch((await app.inject({ url: '/assistant', headers: ada })).body, WIDGET, 'not on the assistant page itself');
+  });
+
+  t.test('the AI summary dialog: on the results page for an account in its experiment, with its own page and stream', async (t) => {
+    const results = await app.inject({ url: '/search-results/?searchTerm=install+widget', headers: ada });
+    t.equal(results.statusCode, 200);
+    t.match(results.body, 'data-island="assistant-summary"');
+    t.match(results.body, /<details class="ai-summary"><summary>AI summary of these results<\/summary><p><a href="\/assistant\/summary\?q=install\+widget">Read the AI summary<\/a><\/p><\/details>/);
+    t.notMatch((await app.inject({ url: '/search-results/?searchTerm=install+widget', headers: { cookie: sealed(app, BOB) } })).body, 'assistant-summary');
+    t.notMatch((await app.inject('/search-results/?searchTerm=install+widget')).body, 'assistant-summary');
+    t.notMatch((await app.inject({ url: '/search-results/?searchTerm=zzzqqq', headers: ada })).body, 'assistant-summary', 'no results, no summary');
+
+    const page = await app.inject({ url: '/assistant/summary?q=install+widget', headers: ada });
+    t.equal(page.statusCode, 200);
+    t.match(page.body, '<h1>AI summary of search results</h1>');
+    t.match(page.body, 'href="/acme-cloud/docs/first-steps#install-the-widget"');
+    t.equal((await app.inject({ url: '/assistant/summary?q=install+widget', headers: { cookie: sealed(app, BOB) } })).statusCode, 404);
+    const stream = await app.inject({ url: '/assistant/summary/stream?q=install+widget', headers: ada });
+    t.match(stream.body, /^event: answer\n/);
   });
 });

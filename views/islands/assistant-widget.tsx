@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useAnswerStream } from './assistant-stream.ts';
 import { useHydrated } from './use-hydrated.ts';
 import { AssistantAnswer, type AnswerStrings, type AnswerView } from './assistant-answer.tsx';
 
@@ -20,12 +21,6 @@ export interface AssistantWidgetProps {
   };
 }
 
-type State =
-  | { kind: 'idle' }
-  | { kind: 'streaming'; text: string }
-  | { kind: 'done'; answer: AnswerView }
-  | { kind: 'failed' };
-
 /**
  * The AI assistant widget (spec §4 'AI widget'). Without JavaScript, and before hydration, it is a
  * link to the assistant's page. Hydrated, a button opens a panel with the question form; the answer
@@ -35,11 +30,9 @@ type State =
 export function AssistantWidget({ pageHref, streamHref, strings }: AssistantWidgetProps) {
   const hydrated = useHydrated();
   const [open, setOpen] = useState(false);
-  const [state, setState] = useState<State>({ kind: 'idle' });
+  const [state, stream] = useAnswerStream();
   const input = useRef<HTMLInputElement>(null);
   const toggle = useRef<HTMLButtonElement>(null);
-  const source = useRef<EventSource | null>(null);
-  useEffect(() => () => source.current?.close(), []);
   useEffect(() => {
     if (open) input.current?.focus();
   }, [open]);
@@ -52,25 +45,7 @@ export function AssistantWidget({ pageHref, streamHref, strings }: AssistantWidg
     event.preventDefault();
     const question = input.current?.value.trim() ?? '';
     if (!question) return;
-    source.current?.close();
-    const events = new EventSource(`${streamHref}?${new URLSearchParams({ q: question })}`);
-    source.current = events;
-    setState({ kind: 'streaming', text: '' });
-    events.addEventListener('text', (e) => {
-      const piece = JSON.parse((e as MessageEvent<string>).data) as string;
-      setState((s) => (s.kind === 'streaming' ? { kind: 'streaming', text: s.text + piece } : s));
-    });
-    events.addEventListener('reset', () => setState({ kind: 'streaming', text: '' }));
-    events.addEventListener('answer', (e) => {
-      setState({ kind: 'done', answer: JSON.parse((e as MessageEvent<string>).data) as AnswerView });
-      events.close();
-    });
-    const fail = () => {
-      setState((s) => (s.kind === 'done' ? s : { kind: 'failed' }));
-      events.close();
-    };
-    events.addEventListener('failed', fail);
-    events.onerror = fail;
+    stream(`${streamHref}?${new URLSearchParams({ q: question })}`);
   };
 
   const close = () => {

@@ -15,6 +15,7 @@ export const ISLAND_NAMES = [
   'auto-submit',
   'body-tabs',
   'assistant-widget',
+  'assistant-summary',
   // Enhanced in place (htmx swaps and form comfort), not hydrated.
   'search',
   'support-form',

@@ -4,6 +4,10 @@ import { AssistantAnswer, type AnswerView } from '../islands/assistant-answer.ts
 
 export interface AssistantPageModel {
   chrome: Chrome;
+  /** The page's heading; the assistant's by default. */
+  title?: string | undefined;
+  /** Where the form asks (the assistant, or the results' summary). */
+  action?: string | undefined;
   question: string;
   answer: AnswerView | null;
   /** Said when the question could not be answered at all (the search failed). */
@@ -19,14 +23,14 @@ export const ASSISTANT_PAGE_STRINGS = {
 };
 
 /** The assistant without JavaScript (issue 16): a question form and the server-rendered, cited answer. */
-export function AssistantPage({ chrome, question, answer, error }: AssistantPageModel) {
-  const s = ASSISTANT_PAGE_STRINGS;
+export function AssistantPage({ chrome, title, action = '/assistant', question, answer, error }: AssistantPageModel) {
+  const s = { ...ASSISTANT_PAGE_STRINGS, ...(title ? { title } : {}) };
   return (
     <Document chrome={chrome}>
       <article className="assistant-page">
         <h1>{s.title}</h1>
         <p>{s.intro}</p>
-        <form method="get" action="/assistant" className="assistant-form" role="search" aria-label={s.title}>
+        <form method="get" action={action} className="assistant-form" role="search" aria-label={s.title}>
           <label htmlFor="assistant-question">{s.label}</label>
           <input id="assistant-question" name="q" type="text" defaultValue={question} maxLength={500} required />
           <button type="submit">{s.submit}</button>
