@@ -9,7 +9,7 @@ import { importContent } from '../../server/content/import.ts';
 import { answer } from '../../server/assistant/answer.ts';
 import { retrieve } from '../../server/assistant/retrieve.ts';
 import { measureQuality, readQuestions } from '../../server/assistant/quality.ts';
-import { SAMPLE_CONTENT, tempContent, testDb } from '../helpers/build.ts';
+import { build, SAMPLE_CONTENT, tempContent, testDb } from '../helpers/build.ts';
 
 const QUESTIONS = join(import.meta.dirname, '../fixtures/assistant-questions.yaml');
 
@@ -60,6 +60,14 @@ t.test('over the sample content', async (t) => {
     t.equal(a.mode, 'nothing');
     t.same(a.citations, []);
     t.equal(a.contactHref, '/contact?subject=banana+bread+recipe+with+walnuts');
+  });
+
+  t.test('the contact form offered takes the question as its subject', async (t) => {
+    // The same database: the content is already imported, so the app starts at once.
+    const app = await build(t, { db, contentDir: SAMPLE_CONTENT });
+    const res = await app.inject('/contact?subject=banana+bread+recipe');
+    t.equal(res.statusCode, 200);
+    t.match(res.body, /<input[^>]*name="subject"[^>]*value="banana bread recipe"|<input[^>]*value="banana bread recipe"[^>]*name="subject"/);
   });
 
   t.test('questions reach the log with e-mail-like text masked', async (t) => {
