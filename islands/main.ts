@@ -22,6 +22,8 @@ const islands: Record<IslandName, () => Promise<IslandModule>> = {
   credits: () => import('./credits.tsx'),
   'auto-submit': () => import('./auto-submit.tsx'),
   'body-tabs': () => import('./body-tabs.tsx'),
+  'assistant-widget': () => import('./assistant-widget.tsx'),
+  'assistant-summary': () => import('./assistant-summary.tsx'),
   search: () => import('./search.ts').then((m) => ({ default: m.enhanceSearch })),
   'support-form': () => import('./support-form.ts').then((m) => ({ default: m.enhanceSupportForm })),
 };

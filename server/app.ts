@@ -43,6 +43,7 @@ import support from './support/plugin.ts';
 import type { ThrottleOptions } from './identity/accounts.ts';
 import { AccessLogController } from './logger.ts';
 import flags from './flags/plugin.ts';
+import assistantRoutes from './assistant/routes.tsx';
 
 /**
  * Options for the Fastify instance that hosts the app: request bodies keep unknown fields so the
@@ -161,5 +162,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
   // Contact forms, my requests, named contacts, the helpdesk's status endpoint, delivery to the helpdesk.
   await fastify.register(support, { config });
   await fastify.register(searchPage, { config });
+  // The AI assistant: its no-JS page and the answers the widget and the summary dialog stream.
+  await fastify.register(assistantRoutes, { config });
   await fastify.register(pages, { config });
 }

@@ -95,6 +95,10 @@ export const ConfigSchema = Type.Object({
   flagsUrl: Type.Optional(Type.String({ pattern: '^https?://' })),
   /** How long one evaluation may wait for the flag service before the flag takes its default. */
   flagsTimeoutMs: Type.Integer({ minimum: 1 }),
+  aiBaseUrl: Type.Optional(Type.String({ pattern: '^https?://' })),
+  aiModel: Type.Optional(Type.String({ minLength: 1 })),
+  aiApiKey: Type.Optional(Type.String()),
+  aiTimeoutMs: Type.Integer({ minimum: 1 }),
 });
 export type Config = Static<typeof ConfigSchema>;
 
@@ -223,6 +227,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     flagsFile: resolve(env.FLAGS_FILE || join(env.CONTENT_DIR || 'content', 'flags.json')),
     flagsUrl: env.FLAGS_URL ? env.FLAGS_URL.replace(/\/+$/, '') : undefined,
     flagsTimeoutMs: num(env.FLAGS_TIMEOUT_MS, 500),
+    aiBaseUrl: env.AI_BASE_URL ? env.AI_BASE_URL.replace(/\/+$/, '') : undefined,
+    aiModel: env.AI_MODEL || undefined,
+    aiApiKey: env.AI_API_KEY || undefined,
+    aiTimeoutMs: num(env.AI_TIMEOUT_MS, 20_000),
   };
   const problems = [...Value.Errors(ConfigSchema, config)];
   if (problems.length > 0) {
@@ -246,12 +254,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       attachmentMaxFiles: 'ATTACHMENT_MAX_FILES', attachmentMaxBytes: 'ATTACHMENT_MAX_BYTES', attachmentTypes: 'ATTACHMENT_TYPES',
       requestRateLimit: 'REQUEST_RATE_LIMIT',
       flagsProvider: 'FLAGS_PROVIDER', flagsFile: 'FLAGS_FILE', flagsUrl: 'FLAGS_URL', flagsTimeoutMs: 'FLAGS_TIMEOUT_MS',
+      aiBaseUrl: 'AI_BASE_URL', aiModel: 'AI_MODEL', aiApiKey: 'AI_API_KEY', aiTimeoutMs: 'AI_TIMEOUT_MS',
     };
     const lines = problems.map((p) => {
       const key = p.instancePath.split('/')[1] ?? '';
       return `${names[key] ?? key}: ${p.message}`;
     });
     throw new ConfigError(`Invalid configuration:\n  ${[...new Set(lines)].join('\n  ')}`);
+  }
+  if (config.aiBaseUrl && !config.aiModel) {
+    throw new ConfigError('AI_MODEL: required when AI_BASE_URL is set (the model the assistant asks)');
   }
   if (config.smtpUrl && !config.supportMailTo) {
     throw new ConfigError('SUPPORT_MAIL_TO: required when SMTP_URL is set (the address requests are e-mailed to)');

@@ -120,6 +120,8 @@ export interface Chrome {
   credits?: CreditsModel | undefined;
   /** Editor shortcuts for authors (spec §6): content editor, and document editor when there is a page id. */
   editLinks?: { contentEditor?: string | undefined; documentEditor?: string | undefined; label: string } | undefined;
+  /** The AI assistant widget's props, on pages where it shows (server/flags/ai-widget.ts). */
+  assistant?: import('./islands/assistant-widget.tsx').AssistantWidgetProps | undefined;
 }
 
 /** The credits overlay (spec §2, §4): its heading and the team, in content order. */
@@ -456,6 +458,8 @@ export interface SearchResultsModel {
   state: SearchState;
   /** New-filter experiment (spec §4): category tabs + content-type checkboxes, no product counts. */
   newFilters: boolean;
+  /** The AI summary dialog (spec §4), when its experiment is on for the account. */
+  aiSummary?: import('./islands/assistant-summary.tsx').AssistantSummaryProps | undefined;
   status: 'empty' | 'results' | 'no-results' | 'error';
   queryId?: string | undefined;
   total: number;

@@ -10,9 +10,10 @@ import { resolveContent, type EntryRow, type RouteRow } from './resolve.ts';
 import { ContentError, type Problem } from './problems.ts';
 import { FREQUENT_TERM, rebuildSearchDocuments, updateSearchDocuments } from '../search/documents.ts';
 import { writeFiles } from './files.ts';
+import { writePassages } from '../assistant/passages.ts';
 
 /** Bump when the importer's output changes, so unchanged content is imported again. */
-export const IMPORT_FORMAT = 6;
+export const IMPORT_FORMAT = 7;
 export const CONTENT_CHANNEL = 'signpost_content';
 const BATCH = 500;
 
@@ -151,6 +152,7 @@ async function writeAll(tx: Queryable, plan: Plan, hashes: string[], options: Im
   }
   for (let i = 0; i < plan.routes.length; i += BATCH * 4) await insertRoutes(tx, plan.routes.slice(i, i + BATCH * 4));
   await rebuildSearchDocuments(tx, options.frequentTerm ?? FREQUENT_TERM);
+  await writePassages(tx);
   await tx.query('delete from search_vocabulary');
   const words = [...vocabulary(plan.entries)].map(([word, frequency]) => ({ word, frequency }));
   for (let i = 0; i < words.length; i += BATCH * 10) {
@@ -205,6 +207,7 @@ async function writeChanges(tx: Queryable, plan: Plan, hashes: string[], options
   }
   for (let i = 0; i < newRoutes.length; i += BATCH * 4) await insertRoutes(tx, newRoutes.slice(i, i + BATCH * 4));
   await updateSearchDocuments(tx, ids, options.frequentTerm ?? FREQUENT_TERM);
+  await writePassages(tx, ids);
   await updateVocabulary(tx, vocabulary(before), vocabulary(rows));
   return { entries: rows.length, removed: removed.length, full: false };
 }
@@ -228,7 +231,7 @@ async function updateVocabulary(tx: Queryable, before: Map<string, number>, afte
  * PGlite has no autovacuum: without this each import would leave the old rows for every scan to skip.
  */
 export async function vacuumContent(db: Db): Promise<void> {
-  await db.exec('vacuum (analyze) content_entries, content_routes, search_documents, search_facet_keys, search_term_counts, search_vocabulary');
+  await db.exec('vacuum (analyze) content_entries, content_routes, search_documents, search_facet_keys, search_term_counts, search_vocabulary, assistant_passages');
 }
 
 /** Words of published searchable text, with how often they occur: the spelling dictionary. */

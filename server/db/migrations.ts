@@ -426,4 +426,22 @@ export const migrations: Migration[] = [
       alter table content_entries add column row_hash text;
     `,
   },
+  {
+    version: 12,
+    name: 'assistant passages',
+    sql: /* sql */ `
+      -- The sections of every searchable body, what the assistant retrieves and quotes
+      -- (server/assistant/passages.ts); written by the next import (IMPORT_FORMAT 7).
+      create table assistant_passages (
+        entry_id text not null references content_entries (id) on delete cascade,
+        position integer not null,
+        anchor   text,
+        heading  text,
+        body     text not null,
+        vector   tsvector not null,
+        primary key (entry_id, position)
+      );
+      create index assistant_passages_vector_idx on assistant_passages using gin (vector);
+    `,
+  },
 ];

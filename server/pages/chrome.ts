@@ -10,7 +10,8 @@ import type { Header, Metadata, ResourceCard } from '../content/schemas.ts';
 import { classifyUrl, isExternalUrl } from '../content/urls.ts';
 import { deploymentNames, deploymentsOf } from '../content/deployments.ts';
 import type { CardLink, Chrome, HeaderModel } from '../../views/view-model.ts';
-import { requestVisitor } from '../identity/roles.ts';
+import { isPartnerHost, requestVisitor } from '../identity/roles.ts';
+import { assistantWidgetOf } from '../assistant/widget.ts';
 import { stringsFor } from '../../views/i18n/catalogue.tsx';
 import { renderedVisitor } from '../identity/personal-pages.ts';
 
@@ -147,7 +148,8 @@ export async function buildChrome(app: FastifyInstance, request: FastifyRequest,
   const pageUrl = `${config.publicUrl}${input.path ?? requestPath}`;
   const meta = site as Partial<Metadata>;
   // A signed-in page may be rendered once per role, with placeholders for the person (personal-pages.ts).
-  const visitor = renderedVisitor(request, await requestVisitor(app, request, config));
+  const person = await requestVisitor(app, request, config);
+  const visitor = renderedVisitor(request, person);
   const siteName = String(site.siteName ?? 'Support');
   const localePrefix = input.language === 'ja-JP' ? '/ja' : '';
   return {
@@ -180,6 +182,8 @@ export async function buildChrome(app: FastifyInstance, request: FastifyRequest,
     credits: meta.credits?.length
       ? { heading: stringsFor(input.language === 'ja-JP' ? 'ja' : 'en').credits.heading, people: meta.credits } : undefined,
     editLinks: visitor.canEdit && input.editable ? await editLinksOf(app, request, config, meta, input.editable, input.path ?? requestPath) : undefined,
+    // Spec §4 AI widget: decided for the person, on the request's own path and host.
+    assistant: await assistantWidgetOf(request, person, requestPath, isPartnerHost(request, config.partnerHosts ?? [])),
   };
 }
 

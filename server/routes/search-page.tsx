@@ -17,7 +17,8 @@ import { CONTENT_TYPES, type SearchResponse } from '../search/schemas.ts';
 import type { SearchFacetOption, SearchResultsModel, SearchState } from '../../views/view-model.ts';
 import type { SafeHtml } from '../../views/rich-text/safe-html.tsx';
 import { SearchResultsPage, SearchResultsRegion } from '../../views/pages/search-results-page.tsx';
-import { newFiltersOn } from '../flags/features.ts';
+import { aiSummaryDialog, newFiltersOn } from '../flags/features.ts';
+import { summaryPropsOf } from '../assistant/widget.ts';
 
 export interface SearchPageOptions {
   config: Pick<Config, 'publicUrl' | 'identityUrl' | 'staffDomain'>;
@@ -132,6 +133,8 @@ async function searchPageModel(
     chrome,
     state,
     newFilters,
+    // Spec §4 AI summary dialog: only with results, for an account in its experiment.
+    aiSummary: total > 0 && await aiSummaryDialog(request.flags, chrome.visitor) ? summaryPropsOf(state.searchTerm) : undefined,
     status: failed ? 'error' : !state.searchTerm ? 'empty' : total === 0 ? 'no-results' : 'results',
     queryId: response?.queryId,
     total,

@@ -366,7 +366,7 @@ async function run(engine: Engine, request: SearchRequest, text: string, mode: M
 }
 
 /** The content team's settings as stored (the import validated them); none when there are none. */
-function settingsOf(fields: Partial<SearchSettings> | undefined): SearchSettings {
+export function settingsOf(fields: Partial<SearchSettings> | undefined): SearchSettings {
   if (!fields) return NO_SETTINGS;
   return {
     synonyms: Array.isArray(fields.synonyms) ? fields.synonyms.filter(Array.isArray) : [],

@@ -14,6 +14,8 @@ export const ISLAND_NAMES = [
   'credits',
   'auto-submit',
   'body-tabs',
+  'assistant-widget',
+  'assistant-summary',
   // Enhanced in place (htmx swaps and form comfort), not hydrated.
   'search',
   'support-form',

@@ -5,6 +5,8 @@ import { SiteHeader } from './site-header.tsx';
 import { SiteFooter } from './site-footer.tsx';
 import { CreditsData } from '../parts/credits.tsx';
 import { StringsProvider, useStrings } from '../i18n/catalogue.tsx';
+import { Island } from '../island.tsx';
+import { AssistantWidget } from '../islands/assistant-widget.tsx';
 
 /**
  * The whole HTML document every page shares (spec §2 Shared chrome). `sidebar` is the page tree, which
@@ -50,6 +52,7 @@ function Page({ chrome, title, hasSidebar, sidebar, children }: {
             {children}
           </div>
         </main>
+        {chrome.assistant ? <Island name="assistant-widget" component={AssistantWidget} props={chrome.assistant} /> : null}
         <SiteFooter chrome={chrome} />
         {chrome.credits ? <CreditsData credits={chrome.credits} /> : null}
       </body>

@@ -1,3 +1,4 @@
+import { AssistantSummary } from '../islands/assistant-summary.tsx';
 import type { ReactNode } from 'react';
 import type { SearchFacetOption, SearchResultsModel, SearchState } from '../view-model.ts';
 import { Document } from '../layout/document.tsx';
@@ -90,6 +91,7 @@ export function SearchResultsRegion(model: SearchResultsModel) {
               <h2 className="search-heading">{`Showing results for "${model.rewrite?.searched ?? state.searchTerm}"`}</h2>
               <p className="search-summary" role="status">{countLabel(model.total, 'result', 'results')}</p>
               <SearchNotes notes={model.notes} />
+              {model.aiSummary ? <Island name="assistant-summary" component={AssistantSummary} props={model.aiSummary} /> : null}
               {model.rewrite ? (
                 <p className="search-rewrite">Search instead for <a href={model.rewrite.originalHref}>{model.rewrite.original}</a></p>
               ) : null}

@@ -133,6 +133,9 @@ export async function formPageModel(app: FastifyInstance, request: FastifyReques
     const wanted = typeof (request.query as { product?: unknown }).product === 'string' ? (request.query as { product: string }).product : about.productId;
     if (wanted && products.some((p) => p.id === wanted)) values[productField.name] = wanted;
   }
+  // The assistant's 'ask support' link fills the subject with the visitor's question (?subject=…).
+  const asked = (request.query as { subject?: unknown }).subject;
+  if (!state.values && shown.subjectField && typeof asked === 'string') values[shown.subjectField] = asked.slice(0, 200);
   const chosen = productField && typeof values[productField.name] === 'string' ? products.find((p) => p.id === values[productField.name]) : undefined;
   const ownForm = await ownFormOf(app, chosen, signedIn, target);
   const reasonLabel = about.context.feedbackReason ? strings.feedback.reasons[about.context.feedbackReason as keyof typeof strings.feedback.reasons] : undefined;

@@ -1,0 +1,94 @@
+/**
+ * The answer engine (issue 16 'The AI assistant'): retrieval over passages, then either the
+ * extractive answer (the default: the best passages quoted, each with its page link) or, with a
+ * model configured, a generated answer from those passages only, falling back to the extractive
+ * one with a notice when the model is unavailable, slow or failing. Every answer cites its pages;
+ * one that finds nothing relevant says so and offers the contact form with the question filled in.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/driver.ts';
+import { maskEmails } from '../search/highlight.ts';
+import { generate, GenerationError, type ModelConfig } from './generate.ts';
+import { retrieve, type Retrieved } from './retrieve.ts';
+
+/** Where 'ask support' goes; the form fills its subject from `subject` (server/support/forms/page.tsx). */
+export const CONTACT_PATH = '/contact';
+/** A passage holding less than this share of the question's words is not an answer. */
+export const MIN_COVERAGE = 0.5;
+/** A quote is cut at a sentence end near this many characters. */
+export const QUOTE_CHARS = 360;
+export const MAX_QUESTION = 500;
+
+export interface Citation {
+  title: string;
+  heading: string | null;
+  url: string;
+  /** The quoted text (extractive answers). */
+  quote: string;
+}
+
+export interface Answer {
+  question: string;
+  /** 'generated' has `text`; 'extractive' quotes its citations; 'nothing' found no relevant passage. */
+  mode: 'generated' | 'extractive' | 'nothing';
+  text?: string;
+  citations: Citation[];
+  /** Why a configured model's answer is not shown (the extractive answer stands in). */
+  notice?: 'slow' | 'unavailable' | 'failed';
+  /** The contact form with the question filled in, when nothing relevant was found. */
+  contactHref?: string;
+}
+
+export interface AnswerOptions {
+  model?: ModelConfig;
+  language?: string;
+  /** How many passages to cite (default 3). */
+  limit?: number;
+  /** Receives the generated answer as it streams. */
+  onText?: (piece: string) => void;
+  /** Told when a streamed answer is abandoned for the extractive one. */
+  onFallback?: () => void;
+  signal?: AbortSignal;
+  log?: FastifyBaseLogger;
+}
+
+export function quoteOf(text: string, max = QUOTE_CHARS): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max);
+  const end = Math.max(cut.lastIndexOf('. '), cut.lastIndexOf('? '), cut.lastIndexOf('! '));
+  return end > max / 3 ? cut.slice(0, end + 1) : `${cut.slice(0, cut.lastIndexOf(' ') > 0 ? cut.lastIndexOf(' ') : max)}…`;
+}
+
+const relevant = (p: Retrieved) => p.coverage >= MIN_COVERAGE;
+
+export function contactHrefOf(question: string): string {
+  return `${CONTACT_PATH}?${new URLSearchParams({ subject: question.slice(0, 200) })}`;
+}
+
+export async function answer(db: Db, rawQuestion: string, options: AnswerOptions = {}): Promise<Answer> {
+  const started = performance.now();
+  const question = rawQuestion.replace(/\s+/g, ' ').trim().slice(0, MAX_QUESTION);
+  const found = (await retrieve(db, question, { limit: options.limit ?? 3, language: options.language })).filter(relevant);
+  const citations = found.map((p) => ({ title: p.title, heading: p.heading, url: p.url, quote: quoteOf(p.text) }));
+  let result: Answer;
+  if (found.length === 0) {
+    result = { question, mode: 'nothing', citations: [], contactHref: contactHrefOf(question) };
+  } else if (!options.model) {
+    result = { question, mode: 'extractive', citations };
+  } else {
+    try {
+      const text = await generate(options.model, question, found, options.onText, options.signal);
+      result = { question, mode: 'generated', text, citations };
+    } catch (err) {
+      const reason = err instanceof GenerationError ? err.reason : 'failed';
+      options.log?.warn({ reason, err: err instanceof GenerationError ? err.message : String(err) }, 'assistant model failed; answering from passages');
+      options.onFallback?.();
+      result = { question, mode: 'extractive', citations, notice: reason };
+    }
+  }
+  // Spec §5: a question reaches the log only with its e-mail-like text masked.
+  options.log?.info({ question: maskEmails(question), mode: result.mode, cited: result.citations.map((c) => c.url),
+    ms: Math.round(performance.now() - started) }, 'assistant answered');
+  return result;
+}

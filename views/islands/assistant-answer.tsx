@@ -1,0 +1,67 @@
+/**
+ * An assistant's answer as the page, the widget and the summary dialog show it: the generated text
+ * or the quoted passages, always with the pages cited; nothing relevant says so and links to the
+ * contact form with the question filled in. Pure props: the server and the widget render it alike.
+ */
+
+export interface AnswerCitationView {
+  title: string;
+  heading: string | null;
+  url: string;
+  quote: string;
+}
+
+export interface AnswerView {
+  question: string;
+  mode: 'generated' | 'extractive' | 'nothing';
+  text?: string | undefined;
+  citations: AnswerCitationView[];
+  /** Why the model's answer is not shown, in words. */
+  notice?: string | undefined;
+  contactHref?: string | undefined;
+}
+
+export interface AnswerStrings {
+  sources: string;
+  fromTheHelpContent: string;
+  nothingFound: string;
+  askSupport: string;
+}
+
+export const ANSWER_STRINGS: AnswerStrings = {
+  sources: 'Sources',
+  fromTheHelpContent: 'From the help content:',
+  nothingFound: 'We could not find an answer to that in the help content.',
+  askSupport: 'Ask our support team',
+};
+
+export function AssistantAnswer({ answer, strings = ANSWER_STRINGS, headingLevel = 2 }: {
+  answer: AnswerView; strings?: AnswerStrings; headingLevel?: 2 | 3;
+}) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  if (answer.mode === 'nothing') {
+    return (
+      <div className="assistant-answer">
+        <p>{strings.nothingFound}</p>
+        {answer.contactHref ? <p><a href={answer.contactHref}>{strings.askSupport}</a></p> : null}
+      </div>
+    );
+  }
+  return (
+    <div className="assistant-answer">
+      {answer.notice ? <p className="assistant-notice" role="status">{answer.notice}</p> : null}
+      {answer.mode === 'generated' && answer.text
+        ? answer.text.split(/\n{2,}/).map((p, i) => <p key={i}>{p}</p>)
+        : <p>{strings.fromTheHelpContent}</p>}
+      <Heading className="assistant-sources-heading">{strings.sources}</Heading>
+      <ol className="assistant-sources">
+        {answer.citations.map((c) => (
+          <li key={c.url}>
+            <a href={c.url}>{c.heading ? `${c.title}: ${c.heading}` : c.title}</a>
+            {answer.mode === 'extractive' ? <blockquote cite={c.url}><p>{c.quote}</p></blockquote> : null}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
