@@ -444,4 +444,60 @@ export const migrations: Migration[] = [
       create index assistant_passages_vector_idx on assistant_passages using gin (vector);
     `,
   },
+  {
+    version: 13,
+    name: 'first-party analytics events and their daily aggregates',
+    sql: /* sql */ `
+      -- Events as recorded (server/events/): what was done, where and when, with the visitor's session and
+      -- persistent ids from browser storage (no cookie, no IP address). Search terms are masked before they
+      -- are stored. Each event carries one sub-dimension (key) and one measure (value); what they mean per
+      -- type is listed in server/events/catalogue.ts. Kept for ANALYTICS_RETENTION_DAYS, then only the
+      -- daily aggregates remain.
+      create table analytics_events (
+        id            bigserial primary key,
+        occurred_at   timestamptz not null,
+        type          text not null,
+        source        text not null check (source in ('client', 'server')),
+        session_id    text,
+        persistent_id text,
+        path          text not null default '',
+        entry_id      text,
+        product       text not null default '',
+        term          text not null default '',
+        query_id      text,
+        key           text not null default '',
+        value         double precision,
+        data          jsonb not null default '{}'::jsonb
+      );
+      create index analytics_events_time_idx on analytics_events (occurred_at);
+      create index analytics_events_type_time_idx on analytics_events (type, occurred_at);
+
+      -- One row per UTC day and dimensions: the number of events and the sum of their values.
+      create table analytics_daily (
+        day      date not null,
+        type     text not null,
+        path     text not null default '',
+        product  text not null default '',
+        term     text not null default '',
+        key      text not null default '',
+        count    bigint not null,
+        total    double precision not null default 0,
+        primary key (day, type, path, product, term, key)
+      );
+      -- The days already rolled up into analytics_daily (their raw events may be gone).
+      create table analytics_rollups (
+        day       date primary key,
+        rolled_at timestamptz not null default now()
+      );
+      -- Every day's counts: rolled-up days from the aggregates, the others straight from the events.
+      create view analytics_counts as
+        select day, type, path, product, term, key, count, total from analytics_daily
+        union all
+        select (e.occurred_at at time zone 'UTC')::date as day, e.type, e.path, e.product, e.term, e.key,
+               count(*)::bigint as count, coalesce(sum(e.value), 0)::float8 as total
+        from analytics_events e
+        where not exists (select 1 from analytics_rollups r where r.day = (e.occurred_at at time zone 'UTC')::date)
+        group by 1, 2, 3, 4, 5, 6;
+    `,
+  },
 ];
