@@ -15,6 +15,8 @@ import { AssistantPage } from '../../views/pages/assistant-page.tsx';
 import { answer, MAX_QUESTION, type Answer } from './answer.ts';
 import { assistantAccess, summaryAccess, type AssistantAccess } from './access.ts';
 import type { ModelConfig } from './generate.ts';
+import { assistantLanguage, ASSISTANT_LANGUAGES, type AssistantLanguage } from './widget.ts';
+import { stringsFor } from '../../views/i18n/catalogue.tsx';
 
 export type AssistantConfig = Pick<Config, 'publicUrl' | 'identityUrl' | 'staffDomain' | 'partnerHosts'
   | 'aiBaseUrl' | 'aiModel' | 'aiApiKey' | 'aiTimeoutMs'>;
@@ -22,12 +24,6 @@ export type AssistantConfig = Pick<Config, 'publicUrl' | 'identityUrl' | 'staffD
 export const ASSISTANT_PATH = '/assistant';
 export const SUMMARY_PATH = '/assistant/summary';
 
-const NOTICES: Record<NonNullable<Answer['notice']>, string> = {
-  slow: 'The AI model took too long to answer, so here are the most relevant passages from the help content.',
-  unavailable: 'The AI model is unavailable right now, so here are the most relevant passages from the help content.',
-  failed: 'The AI model could not answer, so here are the most relevant passages from the help content.',
-};
-const FAILED = 'The assistant cannot answer right now. Please try again in a moment, or search the help content.';
 
 /** The model the operator configured, if any: nothing is sent anywhere without one. */
 export function modelOf(config: AssistantConfig): ModelConfig | undefined {
@@ -36,18 +32,22 @@ export function modelOf(config: AssistantConfig): ModelConfig | undefined {
     : undefined;
 }
 
-export function answerView(a: Answer): AnswerView {
+export function answerView(a: Answer, lang: AssistantLanguage = 'en'): AnswerView {
   return { question: a.question, mode: a.mode, text: a.text, citations: a.citations,
-    notice: a.notice ? NOTICES[a.notice] : undefined, contactHref: a.contactHref };
+    notice: a.notice ? stringsFor(lang).assistant.notices[a.notice] : undefined, contactHref: a.contactHref };
 }
 
 const QuerySchema = {
   type: 'object',
   additionalProperties: true,
-  properties: { q: { type: 'string', maxLength: MAX_QUESTION * 4 } },
+  properties: {
+    q: { type: 'string', maxLength: MAX_QUESTION * 4 },
+    lang: { type: 'string', enum: ASSISTANT_LANGUAGES },
+  },
 } as const;
 
-type AskRequest = FastifyRequest<{ Querystring: { q?: string } }>;
+type AskQuery = { q?: string; lang?: AssistantLanguage };
+type AskRequest = FastifyRequest<{ Querystring: AskQuery }>;
 
 export default async function assistantRoutes(app: FastifyInstance, opts: { config: AssistantConfig }) {
   const { config } = opts;
@@ -65,31 +65,35 @@ export default async function assistantRoutes(app: FastifyInstance, opts: { conf
   }
 
   /** The page (`path`) and its stream (`path/stream`) of one way in: the assistant, or the results' summary. */
-  const routes = (path: string, title: string, access: (request: AskRequest) => Promise<AssistantAccess>) => {
-    app.get<{ Querystring: { q?: string } }>(path, { schema: { querystring: QuerySchema } }, async (request, reply) => {
+  const routes = (path: string, title: 'title' | 'summaryTitle', access: (request: AskRequest) => Promise<AssistantAccess>) => {
+    app.get<{ Querystring: AskQuery }>(path, { schema: { querystring: QuerySchema } }, async (request, reply) => {
       if (!(await admit(request, reply, await access(request), path))) return reply;
       const question = (request.query.q ?? '').trim();
+      const lang = assistantLanguage(request.query.lang);
+      const strings = stringsFor(lang).assistant;
       let view: AnswerView | null = null;
       let error: string | undefined;
       if (question) {
         try {
-          view = answerView(await answer(app.db, question, { model, log: request.log }));
+          view = answerView(await answer(app.db, question, { model, log: request.log }), lang);
         } catch (err) {
           if (err instanceof DatabaseUnavailableError) throw err;
           request.log.error({ err, question: maskEmails(question) }, 'assistant failed');
-          error = FAILED;
+          error = strings.failed;
         }
       }
       const chrome = await buildChrome(app, request, config, {
-        title, path, language: 'en-US', preview: false,
+        title: strings.page[title], path, language: lang === 'ja' ? 'ja-JP' : 'en-US', preview: false,
       });
-      return reply.page(<AssistantPage chrome={chrome} title={title} action={path} question={question} answer={view} error={error} />,
+      return reply.page(<AssistantPage chrome={chrome} title={strings.page[title]} action={path} question={question} answer={view}
+        error={error} lang={lang === 'en' ? undefined : lang} strings={{ ...strings.page, answer: strings.answer }} />,
         { status: error ? 503 : 200, cache: 'private' });
     });
 
-    app.get<{ Querystring: { q?: string } }>(`${path}/stream`, { schema: { querystring: QuerySchema } }, async (request, reply) => {
+    app.get<{ Querystring: AskQuery }>(`${path}/stream`, { schema: { querystring: QuerySchema } }, async (request, reply) => {
       if (!(await admit(request, reply, await access(request), path))) return reply;
       const question = (request.query.q ?? '').trim();
+      const lang = assistantLanguage(request.query.lang);
       if (!question) throw new HttpError(400, 'BAD_REQUEST', 'q: ask a question (the q parameter is empty)');
       const abort = new AbortController();
       request.raw.on('close', () => abort.abort());
@@ -107,14 +111,14 @@ export default async function assistantRoutes(app: FastifyInstance, opts: { conf
           model, log: request.log, signal: abort.signal,
           onText: (piece) => send('text', piece), onFallback: () => send('reset', null),
         });
-        send('answer', answerView(a));
+        send('answer', answerView(a, lang));
       } catch (err) {
         request.log.error({ err, question: maskEmails(question) }, 'assistant failed');
-        send('failed', { message: FAILED });
+        send('failed', { message: stringsFor(lang).assistant.failed });
       }
       out.end();
     });
   };
-  routes(ASSISTANT_PATH, 'Ask the help centre', (request) => assistantAccess(app, request, config));
-  routes(SUMMARY_PATH, 'AI summary of search results', (request) => summaryAccess(app, request, config));
+  routes(ASSISTANT_PATH, 'title', (request) => assistantAccess(app, request, config));
+  routes(SUMMARY_PATH, 'summaryTitle', (request) => summaryAccess(app, request, config));
 }

@@ -1,40 +1,45 @@
-/** The widget's props for a page, when the widget shows there (server/flags/ai-widget.ts). */
+/** The widget's and the summary dialog's props for a page, in the page's language (server/flags/ai-widget.ts decides where). */
 import type { FastifyRequest } from 'fastify';
 import { aiWidgetShown } from '../flags/ai-widget.ts';
 import type { Visitor } from '../../views/view-model.ts';
-import { ANSWER_STRINGS } from '../../views/islands/assistant-answer.tsx';
+import { stringsFor } from '../../views/i18n/catalogue.tsx';
 import type { AssistantWidgetProps } from '../../views/islands/assistant-widget.tsx';
 import type { AssistantSummaryProps } from '../../views/islands/assistant-summary.tsx';
 
-export const WIDGET_STRINGS: AssistantWidgetProps['strings'] = {
-  open: 'Ask the help centre',
-  close: 'Close the assistant',
-  title: 'Help centre assistant',
-  label: 'Your question',
-  submit: 'Ask',
-  thinking: 'Looking through the help content…',
-  failed: 'The assistant cannot answer right now.',
-  openPage: 'Try the assistant page',
-  answer: ANSWER_STRINGS,
-};
+/** The languages the assistant's page and stream speak: the catalogue's, English by default. */
+export const ASSISTANT_LANGUAGES = ['en', 'ja'] as const;
+export type AssistantLanguage = (typeof ASSISTANT_LANGUAGES)[number];
 
-export async function assistantWidgetOf(request: FastifyRequest, visitor: Visitor, path: string, partnerHost: boolean): Promise<AssistantWidgetProps | undefined> {
+export function assistantLanguage(lang: string | undefined): AssistantLanguage {
+  return lang === 'ja' ? 'ja' : 'en';
+}
+
+/** `?q=…` plus `lang` when not English, so the page and the stream answer in the page's language. */
+function query(params: Record<string, string>, lang: AssistantLanguage): string {
+  const q = new URLSearchParams(params);
+  if (lang !== 'en') q.set('lang', lang);
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+export async function assistantWidgetOf(request: FastifyRequest, visitor: Visitor, path: string, partnerHost: boolean,
+  lang: AssistantLanguage = 'en'): Promise<AssistantWidgetProps | undefined> {
   // The assistant's own page has the form already.
   if (path === '/assistant') return undefined;
   if (!(await aiWidgetShown({ visitor, path, partnerHost }, request.flags))) return undefined;
-  return { pageHref: '/assistant', streamHref: '/assistant/stream', strings: WIDGET_STRINGS };
+  const s = stringsFor(lang).assistant;
+  return {
+    pageHref: `/assistant${query({}, lang)}`, streamHref: `/assistant/stream${query({}, lang)}`,
+    ...(lang === 'en' ? {} : { lang }),
+    strings: { ...s.widget, answer: s.answer },
+  };
 }
 
-export const SUMMARY_STRINGS: AssistantSummaryProps['strings'] = {
-  summary: 'AI summary of these results',
-  read: 'Read the AI summary',
-  thinking: 'Summarising the top results…',
-  failed: 'The summary cannot be shown right now.',
-  answer: ANSWER_STRINGS,
-};
-
 /** The summary dialog's props for a search term (server/assistant/routes.tsx serves both addresses). */
-export function summaryPropsOf(term: string): AssistantSummaryProps {
-  const q = new URLSearchParams({ q: term });
-  return { pageHref: `/assistant/summary?${q}`, streamHref: `/assistant/summary/stream?${q}`, strings: SUMMARY_STRINGS };
+export function summaryPropsOf(term: string, lang: AssistantLanguage = 'en'): AssistantSummaryProps {
+  const s = stringsFor(lang).assistant;
+  return {
+    pageHref: `/assistant/summary${query({ q: term }, lang)}`, streamHref: `/assistant/summary/stream${query({ q: term }, lang)}`,
+    strings: { ...s.summary, answer: s.answer },
+  };
 }

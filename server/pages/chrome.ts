@@ -183,7 +183,8 @@ export async function buildChrome(app: FastifyInstance, request: FastifyRequest,
       ? { heading: stringsFor(input.language === 'ja-JP' ? 'ja' : 'en').credits.heading, people: meta.credits } : undefined,
     editLinks: visitor.canEdit && input.editable ? await editLinksOf(app, request, config, meta, input.editable, input.path ?? requestPath) : undefined,
     // Spec §4 AI widget: decided for the person, on the request's own path and host.
-    assistant: await assistantWidgetOf(request, person, requestPath, isPartnerHost(request, config.partnerHosts ?? [])),
+    assistant: await assistantWidgetOf(request, person, requestPath, isPartnerHost(request, config.partnerHosts ?? []),
+      input.language === 'ja-JP' ? 'ja' : 'en'),
   };
 }
 

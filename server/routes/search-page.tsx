@@ -18,7 +18,7 @@ import type { SearchFacetOption, SearchResultsModel, SearchState } from '../../v
 import type { SafeHtml } from '../../views/rich-text/safe-html.tsx';
 import { SearchResultsPage, SearchResultsRegion } from '../../views/pages/search-results-page.tsx';
 import { aiSummaryDialog, newFiltersOn } from '../flags/features.ts';
-import { summaryPropsOf } from '../assistant/widget.ts';
+import { assistantLanguage, summaryPropsOf } from '../assistant/widget.ts';
 
 export interface SearchPageOptions {
   config: Pick<Config, 'publicUrl' | 'identityUrl' | 'staffDomain'>;
@@ -134,7 +134,7 @@ async function searchPageModel(
     state,
     newFilters,
     // Spec §4 AI summary dialog: only with results, for an account in its experiment.
-    aiSummary: total > 0 && await aiSummaryDialog(request.flags, chrome.visitor) ? summaryPropsOf(state.searchTerm) : undefined,
+    aiSummary: total > 0 && await aiSummaryDialog(request.flags, chrome.visitor) ? summaryPropsOf(state.searchTerm, assistantLanguage(chrome.lang)) : undefined,
     status: failed ? 'error' : !state.searchTerm ? 'empty' : total === 0 ? 'no-results' : 'results',
     queryId: response?.queryId,
     total,

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { InMemoryProvider } from '@openfeature/server-sdk';
 import { build } from '../helpers/build.ts';
+import { summaryPropsOf } from '../../server/assistant/widget.ts';
 import { ADA, SESSION_SECRET, sealed } from '../identity/helpers.ts';
 
 /** The agent flag and the AI summary experiment on for ADA's account alone. */
@@ -94,5 +95,24 @@ t.test('the assistant page and its stream', async (t) => {
     t.equal((await app.inject({ url: '/assistant/summary?q=install+widget', headers: { cookie: sealed(app, BOB) } })).statusCode, 404);
     const stream = await app.inject({ url: '/assistant/summary/stream?q=install+widget', headers: ada });
     t.match(stream.body, /^event: answer\n/);
+  });
+
+  t.test('in Japanese: the page, its form and the stream speak the language asked for', async (t) => {
+    const page = await app.inject({ url: '/assistant?lang=ja&q=banana+bread+recipe', headers: ada });
+    t.equal(page.statusCode, 200);
+    t.match(page.body, /<html lang="ja"/);
+    t.match(page.body, /<h1>ヘルプセンターに質問する<\/h1>/);
+    t.match(page.body, /<input type="hidden" name="lang" value="ja"\/>/, 'the form keeps the language');
+    t.match(page.body, /ヘルプコンテンツにこの質問への回答が見つかりませんでした。/);
+    const english = await app.inject({ url: '/assistant?q=banana+bread+recipe', headers: ada });
+    t.notMatch(english.body, /name="lang"/, 'no language field in English');
+    t.match(english.body, /We could not find an answer to that in the help content\./);
+    const unknown = await app.inject({ url: '/assistant/stream?lang=xx&q=install', headers: ada });
+    t.equal(unknown.statusCode, 400, 'an unknown language is refused');
+    t.match(unknown.body, /lang/);
+    const summary = summaryPropsOf('install widget', 'ja');
+    t.equal(summary.pageHref, '/assistant/summary?q=install+widget&lang=ja');
+    t.equal(summary.strings.summary, 'この検索結果の AI 要約');
+    t.equal(summaryPropsOf('install widget').pageHref, '/assistant/summary?q=install+widget');
   });
 });

@@ -339,4 +339,44 @@ export const en = {
     heading: 'Footnotes',
     backTo: (ref: string) => `Back to reference ${ref}`,
   },
+  /** The AI assistant: its page, the widget, the results' summary dialog and their answers (issue 16). */
+  assistant: {
+    page: {
+      title: 'Ask the help centre',
+      summaryTitle: 'AI summary of search results',
+      intro: 'Ask a question in your own words. Answers come from our help content, with links to the pages they quote.',
+      label: 'Your question',
+      submit: 'Ask',
+      answerHeading: 'Answer',
+    },
+    widget: {
+      open: 'Ask the help centre',
+      close: 'Close the assistant',
+      title: 'Help centre assistant',
+      label: 'Your question',
+      submit: 'Ask',
+      thinking: 'Looking through the help content…',
+      failed: 'The assistant cannot answer right now.',
+      openPage: 'Try the assistant page',
+    },
+    summary: {
+      summary: 'AI summary of these results',
+      read: 'Read the AI summary',
+      thinking: 'Summarising the top results…',
+      failed: 'The summary cannot be shown right now.',
+    },
+    answer: {
+      sources: 'Sources',
+      fromTheHelpContent: 'From the help content:',
+      nothingFound: 'We could not find an answer to that in the help content.',
+      askSupport: 'Ask our support team',
+    },
+    /** Why the model's answer is not shown: the passages are shown instead. */
+    notices: {
+      slow: 'The AI model took too long to answer, so here are the most relevant passages from the help content.',
+      unavailable: 'The AI model is unavailable right now, so here are the most relevant passages from the help content.',
+      failed: 'The AI model could not answer, so here are the most relevant passages from the help content.',
+    },
+    failed: 'The assistant cannot answer right now. Please try again in a moment, or search the help content.',
+  },
 };

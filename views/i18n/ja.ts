@@ -328,4 +328,42 @@ export const ja: Strings = {
     heading: '脚注',
     backTo: (ref: string) => `参照 ${ref} に戻る`,
   },
+  assistant: {
+    page: {
+      title: 'ヘルプセンターに質問する',
+      summaryTitle: '検索結果の AI 要約',
+      intro: 'ご自分の言葉で質問してください。回答はヘルプコンテンツから作成され、引用したページへのリンクが付きます。',
+      label: '質問',
+      submit: '質問する',
+      answerHeading: '回答',
+    },
+    widget: {
+      open: 'ヘルプセンターに質問する',
+      close: 'アシスタントを閉じる',
+      title: 'ヘルプセンター アシスタント',
+      label: '質問',
+      submit: '質問する',
+      thinking: 'ヘルプコンテンツを確認しています…',
+      failed: '現在アシスタントは回答できません。',
+      openPage: 'アシスタントのページを開く',
+    },
+    summary: {
+      summary: 'この検索結果の AI 要約',
+      read: 'AI 要約を読む',
+      thinking: '上位の検索結果を要約しています…',
+      failed: '現在要約を表示できません。',
+    },
+    answer: {
+      sources: '出典',
+      fromTheHelpContent: 'ヘルプコンテンツより:',
+      nothingFound: 'ヘルプコンテンツにこの質問への回答が見つかりませんでした。',
+      askSupport: 'サポートチームに問い合わせる',
+    },
+    notices: {
+      slow: 'AI モデルの応答に時間がかかりすぎたため、ヘルプコンテンツから関連性の高い箇所を表示しています。',
+      unavailable: '現在 AI モデルを利用できないため、ヘルプコンテンツから関連性の高い箇所を表示しています。',
+      failed: 'AI モデルが回答できなかったため、ヘルプコンテンツから関連性の高い箇所を表示しています。',
+    },
+    failed: '現在アシスタントは回答できません。しばらくしてからもう一度お試しいただくか、ヘルプコンテンツを検索してください。',
+  },
 };

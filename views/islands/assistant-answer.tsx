@@ -28,15 +28,8 @@ export interface AnswerStrings {
   askSupport: string;
 }
 
-export const ANSWER_STRINGS: AnswerStrings = {
-  sources: 'Sources',
-  fromTheHelpContent: 'From the help content:',
-  nothingFound: 'We could not find an answer to that in the help content.',
-  askSupport: 'Ask our support team',
-};
-
-export function AssistantAnswer({ answer, strings = ANSWER_STRINGS, headingLevel = 2 }: {
-  answer: AnswerView; strings?: AnswerStrings; headingLevel?: 2 | 3;
+export function AssistantAnswer({ answer, strings, headingLevel = 2 }: {
+  answer: AnswerView; strings: AnswerStrings; headingLevel?: 2 | 3;
 }) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   if (answer.mode === 'nothing') {

@@ -8,6 +8,8 @@ export interface AssistantWidgetProps {
   pageHref: string;
   /** Where answers stream from (server-sent events). */
   streamHref: string;
+  /** The page's language when not English: the page and the stream answer in it. */
+  lang?: string | undefined;
   strings: {
     open: string;
     close: string;
@@ -27,7 +29,7 @@ export interface AssistantWidgetProps {
  * streams in over server-sent events (the generated text as it comes, then the cited answer) into a
  * polite live region. Escape closes the panel and returns focus to the button.
  */
-export function AssistantWidget({ pageHref, streamHref, strings }: AssistantWidgetProps) {
+export function AssistantWidget({ pageHref, streamHref, lang, strings }: AssistantWidgetProps) {
   const hydrated = useHydrated();
   const [open, setOpen] = useState(false);
   const [state, stream] = useAnswerStream();
@@ -45,7 +47,7 @@ export function AssistantWidget({ pageHref, streamHref, strings }: AssistantWidg
     event.preventDefault();
     const question = input.current?.value.trim() ?? '';
     if (!question) return;
-    stream(`${streamHref}?${new URLSearchParams({ q: question })}`);
+    stream(`${streamHref}${streamHref.includes('?') ? '&' : '?'}${new URLSearchParams({ q: question })}`);
   };
 
   const close = () => {
@@ -61,7 +63,8 @@ export function AssistantWidget({ pageHref, streamHref, strings }: AssistantWidg
         {open ? strings.close : strings.open}
       </button>
       <div id="assistant-widget-panel" className="assistant-widget-panel" hidden={!open}>
-        <form className="assistant-form" action={pageHref} method="get" onSubmit={ask}>
+        <form className="assistant-form" action={pageHref.split('?')[0]} method="get" onSubmit={ask}>
+          {lang ? <input type="hidden" name="lang" value={lang} /> : null}
           <label htmlFor="assistant-widget-question">{strings.label}</label>
           <input ref={input} id="assistant-widget-question" name="q" type="text" maxLength={500} required />
           <button type="submit">{strings.submit}</button>
