@@ -7,7 +7,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../server/config.ts';
+import { ConfigError, loadConfig, type Config } from '../server/config.ts';
 import { ContentError, formatDiagnostics, sortProblems, jsonReport, sourcesIn, useColour, type Problem } from '../server/content/problems.ts';
 import type { ImportResult } from '../server/content/import.ts';
 
@@ -32,7 +32,14 @@ const json = format === 'json';
 const checkOnly = options.values.check === true;
 const force = options.values.force === true;
 const dirArg = options.positionals[0];
-const config = loadConfig();
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(error.message);
+  process.exit(2);
+}
 const dir = resolve(dirArg ?? config.contentDir);
 const tty = process.stderr.isTTY;
 

@@ -106,6 +106,16 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+/** The largest image or file a body may use (CONTENT_FILE_MAX_BYTES), read by every import. */
+export function contentFileMaxBytes(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return 10 * 1024 * 1024;
+  const bytes = Number(raw.trim());
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(bytes) || bytes <= 0) {
+    throw new ConfigError(`CONTENT_FILE_MAX_BYTES: expected a whole number of bytes above 0, got "${raw}"`);
+  }
+  return bytes;
+}
+
 function bool(name: string, raw: string | undefined, fallback: boolean): boolean {
   if (raw === undefined || raw === '') return fallback;
   if (/^(1|true|yes|on)$/i.test(raw)) return true;
@@ -262,6 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     });
     throw new ConfigError(`Invalid configuration:\n  ${[...new Set(lines)].join('\n  ')}`);
   }
+  contentFileMaxBytes(env.CONTENT_FILE_MAX_BYTES);
   if (config.aiBaseUrl && !config.aiModel) {
     throw new ConfigError('AI_MODEL: required when AI_BASE_URL is set (the model the assistant asks)');
   }

@@ -10,6 +10,7 @@ import { readdirSync } from 'node:fs';
 import { extname, join, posix } from 'node:path';
 import type { Queryable } from '../db/driver.ts';
 import { projectRoot } from '../paths.ts';
+import { contentFileMaxBytes } from '../config.ts';
 
 /** The types a content file may have, by extension: anything else is refused. Never HTML. */
 export const FILE_TYPES: Readonly<Record<string, string>> = {
@@ -26,8 +27,7 @@ const HASH = /^[0-9a-f]{32}$/;
 
 /** The largest file a body may use: CONTENT_FILE_MAX_BYTES, 10 MB by default. */
 export function maxFileBytes(): number {
-  const set = Number(process.env.CONTENT_FILE_MAX_BYTES);
-  return Number.isSafeInteger(set) && set > 0 ? set : 10 * 1024 * 1024;
+  return contentFileMaxBytes(process.env.CONTENT_FILE_MAX_BYTES);
 }
 
 /** A file of the tree that is not an entry. */

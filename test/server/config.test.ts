@@ -15,6 +15,10 @@ t.test('bad values are refused naming the variable', async (t) => {
   t.throws(() => loadConfig({ DATABASE_URL: 'mysql://x' }), { message: /DATABASE_URL/ });
   t.throws(() => loadConfig({ PREVIEW_TOKEN: 'short' }), { message: /PREVIEW_TOKEN/ });
   t.throws(() => loadConfig({ IMPORT_ON_START: 'maybe' }), { message: /IMPORT_ON_START: expected true or false/ });
+  for (const bad of ['10MB', '0', '-5', '1.5', '1e3']) {
+    t.throws(() => loadConfig({ CONTENT_FILE_MAX_BYTES: bad }), { message: `CONTENT_FILE_MAX_BYTES: expected a whole number of bytes above 0, got "${bad}"` });
+  }
+  t.doesNotThrow(() => loadConfig({ CONTENT_FILE_MAX_BYTES: '2048' }));
   t.throws(() => loadConfig({ LOG_LEVEL: 'loud' }), { message: /LOG_LEVEL/ });
 });
 
