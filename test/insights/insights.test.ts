@@ -110,6 +110,8 @@ t.test('insights for staff', async (t) => {
     }
     const page = await get('/insights');
     t.match(page.body, '<meta name="robots" content="noindex"/>');
+    t.match(page.body, '<li><a href="/insights">Insights</a></li>', 'staff find the section in their account menu');
+    t.notMatch((await get('/', sealed(app, ADA))).body, 'href="/insights"', 'nobody else sees the link');
     t.equal((await get('/insights/nonsense')).statusCode, 404);
     t.equal((await get('/insights/searches/nonsense.csv')).statusCode, 404);
   });
