@@ -100,13 +100,17 @@ export async function spellingRewrites(db: Queryable, r: InsightsRange): Promise
   });
 }
 
+/** Events of one type per page, most first, with the page's title. */
+async function countByPath(db: Queryable, r: InsightsRange, type: string): Promise<{ path: string; title: string | null; count: number }[]> {
+  const rows = await db.query<{ path: string; title: string | null; count: unknown }>(
+    `select t.path, ${TITLE} as title, t.count from (
+       select c.path, sum(c.count) as count from analytics_counts c where c.type = $5 and ${RANGE} group by c.path) t
+      order by t.count desc, t.path limit $4`, params(r, TABLE_LIMIT, type));
+  return rows.map((x) => ({ path: x.path, title: x.title, count: n(x.count) }));
+}
+
 export async function pageViews(db: Queryable, r: InsightsRange): Promise<PageViews[]> {
-  const rows = await db.query<{ path: string; title: string | null; views: unknown }>(
-    `select t.path, ${TITLE} as title, t.views from (
-       select c.path, sum(c.count) as views from analytics_counts c where c.type = 'page_view' and ${RANGE}
-        group by c.path) t
-      order by t.views desc, t.path limit $4`, params(r, TABLE_LIMIT));
-  return rows.map((x) => ({ path: x.path, title: x.title, views: n(x.views) }));
+  return (await countByPath(db, r, 'page_view')).map((x) => ({ path: x.path, title: x.title, views: x.count }));
 }
 
 /** The 'No' reasons per page from the raw events (data.reason), within retention. */
@@ -187,10 +191,5 @@ export async function dwell(db: Queryable, r: InsightsRange): Promise<Dwell[]> {
 
 /** Pages a support request was filed from, most first. */
 export async function supportRequestsFrom(db: Queryable, r: InsightsRange): Promise<SupportFrom[]> {
-  const rows = await db.query<{ path: string; title: string | null; requests: unknown }>(
-    `select t.path, ${TITLE} as title, t.requests from (
-       select c.path, sum(c.count) as requests from analytics_counts c where c.type = 'support_request' and ${RANGE}
-        group by c.path) t
-      order by t.requests desc, t.path limit $4`, params(r, TABLE_LIMIT));
-  return rows.map((x) => ({ path: x.path, title: x.title, requests: n(x.requests) }));
+  return (await countByPath(db, r, 'support_request')).map((x) => ({ path: x.path, title: x.title, requests: x.count }));
 }

@@ -5,25 +5,13 @@
 import type { Queryable } from '../db/driver.ts';
 import * as q from './queries.ts';
 import type { InsightsRange } from './queries.ts';
+import type { InsightsCell, InsightsTableModel } from '../../views/pages/insights-page.tsx';
 
 /** A cell as shown and exported; `href` links it on the page (a page that still exists). */
-export interface Cell {
-  text: string;
-  href?: string | undefined;
-}
+export type Cell = InsightsCell;
 
-export interface InsightsTable {
-  id: string;
-  title: string;
-  /** One sentence under the heading: what is counted. */
-  about: string;
-  columns: string[];
-  /** Which columns hold numbers (right-aligned). */
-  numeric: boolean[];
-  rows: Cell[][];
-  /** The chart: the bars' label column and value column (a number), the first rows only. */
-  chart: { label: number; value: number; unit: string };
-}
+/** A table as the page shows it, before its CSV address is known. */
+export type InsightsTable = Omit<InsightsTableModel, 'csvHref'>;
 
 export type Section = 'searches' | 'pages';
 export const SECTIONS: Section[] = ['searches', 'pages'];
@@ -47,6 +35,18 @@ const page = (path: string, title: string | null): Cell[] => [
 const reasonsText = (reasons: q.ReasonCount[]) => reasons.map((x) => `${x.reason} (${x.count})`).join('; ');
 
 const PAGE_COLUMNS: [string, 'text'][] = [['Page', 'text'], ['Path', 'text']];
+
+/** Yes, No, the share of Yes and the No reasons per page; the chart draws column `chartColumn`. */
+function helpfulnessTable(title: string, about: string, chartColumn: number, load: typeof q.helpfulness): TableSpec {
+  return {
+    title, about,
+    columns: [...PAGE_COLUMNS, ['Yes', 'number'], ['No', 'number'], ['Helpful', 'number'], ['No reasons', 'text']],
+    chart: { label: 0, value: chartColumn, unit: chartColumn === 3 ? 'No answers' : '% answered Yes' },
+    load: async (db, r) => (await load(db, r)).map((x) => [
+      ...page(x.path, x.title), num(x.yes), num(x.no), pct(x.yes + x.no > 0 ? x.yes / (x.yes + x.no) : 0), txt(reasonsText(x.reasons)),
+    ]),
+  };
+}
 
 export const TABLES: Record<Section, Record<string, TableSpec>> = {
   searches: {
@@ -88,28 +88,14 @@ export const TABLES: Record<Section, Record<string, TableSpec>> = {
       chart: { label: 0, value: 2, unit: 'views' },
       load: async (db, r) => (await q.pageViews(db, r)).map((x) => [...page(x.path, x.title), num(x.views)]),
     },
-    helpfulness: {
-      title: 'Helpfulness', about: "Answers to 'Was this helpful?' per page, with the reasons given for No.",
-      columns: [...PAGE_COLUMNS, ['Yes', 'number'], ['No', 'number'], ['Helpful', 'number'], ['No reasons', 'text']],
-      chart: { label: 0, value: 4, unit: 'No answers' },
-      load: async (db, r) => (await q.helpfulness(db, r)).map((x) => [
-        ...page(x.path, x.title), num(x.yes), num(x.no), pct(x.yes + x.no > 0 ? x.yes / (x.yes + x.no) : 0), txt(reasonsText(x.reasons)),
-      ]),
-    },
+    helpfulness: helpfulnessTable('Helpfulness', "Answers to 'Was this helpful?' per page, with the reasons given for No.", 4, q.helpfulness),
     reasons: {
       title: "Reasons given for 'No'", about: "Every reason given with a 'No' answer, over all pages.",
       columns: [['Reason', 'text'], ['Answers', 'number']],
       chart: { label: 0, value: 1, unit: 'answers' },
       load: async (db, r) => (await q.noReasons(db, r)).map((x) => [txt(x.reason), num(x.count)]),
     },
-    'least-helpful': {
-      title: 'Least helpful pages', about: "Pages with a 'No' answer, the lowest share of Yes first, with their No reasons.",
-      columns: [...PAGE_COLUMNS, ['Yes', 'number'], ['No', 'number'], ['Helpful', 'number'], ['No reasons', 'text']],
-      chart: { label: 0, value: 3, unit: 'No answers' },
-      load: async (db, r) => (await q.leastHelpful(db, r)).map((x) => [
-        ...page(x.path, x.title), num(x.yes), num(x.no), pct(x.yes + x.no > 0 ? x.yes / (x.yes + x.no) : 0), txt(reasonsText(x.reasons)),
-      ]),
-    },
+    'least-helpful': helpfulnessTable('Least helpful pages', "Pages with a 'No' answer, the lowest share of Yes first, with their No reasons.", 3, q.leastHelpful),
     scroll: {
       title: 'Scroll depth', about: 'How many times each quarter of a page was reached (a visit that reached 75% also reached 25% and 50%).',
       columns: [...PAGE_COLUMNS, ['Reached 25%', 'number'], ['Reached 50%', 'number'], ['Reached 75%', 'number'], ['Reached 100%', 'number']],
