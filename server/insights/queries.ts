@@ -19,7 +19,9 @@ export const TABLE_LIMIT = 50;
 
 /** The filter every query shares: $1 from, $2 to, $3 product ('' for all). */
 const RANGE = `c.day between $1::date and $2::date and ($3 = '' or c.product = $3)`;
-const RAW_RANGE = `e.occurred_at >= $1::date and e.occurred_at < ($2::date + 1) and ($3 = '' or e.product = $3)`;
+/** The same days as RANGE for raw events, in UTC whatever the session's time zone. */
+const RAW_RANGE = `e.occurred_at >= ($1::date)::timestamp at time zone 'UTC' and e.occurred_at < ($2::date + 1)::timestamp at time zone 'UTC'
+  and ($3 = '' or e.product = $3)`;
 
 const params = (r: InsightsRange, ...more: unknown[]) => [r.from, r.to, r.product, ...more];
 
@@ -177,11 +179,12 @@ export async function scrollDepth(db: Queryable, r: InsightsRange): Promise<Scro
 /** Dwell time per page: the total reported, and the average per page view. */
 export async function dwell(db: Queryable, r: InsightsRange): Promise<Dwell[]> {
   const rows = await db.query<{ path: string; title: string | null; views: unknown; total: unknown }>(
-    `select t.path, ${TITLE} as title, t.total,
-            (select coalesce(sum(v.count), 0) from analytics_counts v
-              where v.type = 'page_view' and v.path = t.path and v.day between $1::date and $2::date and ($3 = '' or v.product = $3)) as views
-       from (select c.path, sum(c.total) as total from analytics_counts c where c.type = 'page_dwelled' and ${RANGE} group by c.path) t
-      order by t.total desc, t.path limit $4`, params(r, TABLE_LIMIT));
+    `select t.path, ${TITLE} as title, t.total, t.views from (
+       select c.path, sum(case when c.type = 'page_dwelled' then c.total else 0 end) as total,
+              sum(case when c.type = 'page_dwelled' then c.count else 0 end) as reports,
+              sum(case when c.type = 'page_view' then c.count else 0 end) as views
+         from analytics_counts c where c.type in ('page_dwelled', 'page_view') and ${RANGE} group by c.path) t
+      where t.reports > 0 order by t.total desc, t.path limit $4`, params(r, TABLE_LIMIT));
   return rows.map((x) => {
     const views = n(x.views);
     const totalMs = Math.round(n(x.total));
