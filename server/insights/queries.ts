@@ -12,6 +12,24 @@ export interface InsightsRange {
   from: string;
   to: string;
   product: string;
+  /**
+   * Where the counts are read: the view itself, or `insights_counts`, a temporary copy of the range's
+   * rows made by snapshotCounts() so that a page of tables groups the raw days once, not once a table.
+   */
+  counts?: 'analytics_counts' | 'insights_counts' | undefined;
+}
+
+const counts = (r: InsightsRange) => r.counts ?? 'analytics_counts';
+
+/**
+ * Copies the range's counts of the given event types into a temporary table dropped at the end of the
+ * transaction `tx`; queries given the returned range read that copy.
+ */
+export async function snapshotCounts(tx: Queryable, r: InsightsRange, types: string[]): Promise<InsightsRange> {
+  await tx.exec(`create temporary table insights_counts on commit drop as select * from analytics_counts with no data`);
+  await tx.query(`insert into insights_counts select * from analytics_counts c where c.type = any($4::text[]) and ${RANGE}`, params(r, types));
+  await tx.exec('analyze insights_counts');
+  return { ...r, counts: 'insights_counts' };
 }
 
 /** Rows per table: the tables are for reading, the CSV has the same rows. */
@@ -42,7 +60,7 @@ export interface SupportFrom { path: string; title: string | null; requests: num
 const n = (v: unknown) => Number(v ?? 0);
 
 export async function totalSearches(db: Queryable, r: InsightsRange): Promise<number> {
-  const [row] = await db.query<{ count: unknown }>(`select coalesce(sum(c.count), 0) as count from analytics_counts c where c.type = 'search' and ${RANGE}`, params(r));
+  const [row] = await db.query<{ count: unknown }>(`select coalesce(sum(c.count), 0) as count from ${counts(r)} c where c.type = 'search' and ${RANGE}`, params(r));
   return n(row?.count);
 }
 
@@ -50,7 +68,7 @@ export async function totalSearches(db: Queryable, r: InsightsRange): Promise<nu
 export async function topSearches(db: Queryable, r: InsightsRange): Promise<TermCount[]> {
   const rows = await db.query<{ term: string; searches: unknown; no_results: unknown }>(
     `select c.term, sum(c.count) as searches, sum(case when c.key = 'no_results' then c.count else 0 end) as no_results
-       from analytics_counts c where c.type = 'search' and c.term <> '' and ${RANGE}
+       from ${counts(r)} c where c.type = 'search' and c.term <> '' and ${RANGE}
        group by c.term order by searches desc, c.term limit $4`, params(r, TABLE_LIMIT));
   return rows.map((x) => ({ term: x.term, searches: n(x.searches), noResults: n(x.no_results) }));
 }
@@ -58,7 +76,7 @@ export async function topSearches(db: Queryable, r: InsightsRange): Promise<Term
 /** Search terms that found nothing, by how often. */
 export async function noResultSearches(db: Queryable, r: InsightsRange): Promise<TermOnly[]> {
   const rows = await db.query<{ term: string; searches: unknown }>(
-    `select c.term, sum(c.count) as searches from analytics_counts c
+    `select c.term, sum(c.count) as searches from ${counts(r)} c
       where c.type = 'search' and c.key = 'no_results' and c.term <> '' and ${RANGE}
       group by c.term order by searches desc, c.term limit $4`, params(r, TABLE_LIMIT));
   return rows.map((x) => ({ term: x.term, searches: n(x.searches) }));
@@ -67,21 +85,21 @@ export async function noResultSearches(db: Queryable, r: InsightsRange): Promise
 /** Search terms with results whose results nobody clicked in the range, by how often they were searched. */
 export async function noClickSearches(db: Queryable, r: InsightsRange): Promise<TermOnly[]> {
   const rows = await db.query<{ term: string; searches: unknown }>(
-    `select c.term, sum(c.count) as searches from analytics_counts c
-      where c.type = 'search' and c.key = 'results' and c.term <> '' and ${RANGE}
-        and not exists (select 1 from analytics_counts k where k.type = 'search_result_click' and k.term = c.term
-                          and k.day between $1::date and $2::date and ($3 = '' or k.product = $3))
-      group by c.term order by searches desc, c.term limit $4`, params(r, TABLE_LIMIT));
+    `select t.term, t.searches from (
+       select c.term, sum(case when c.type = 'search' and c.key = 'results' then c.count else 0 end) as searches,
+              sum(case when c.type = 'search_result_click' then c.count else 0 end) as clicks
+         from ${counts(r)} c where c.type in ('search', 'search_result_click') and c.term <> '' and ${RANGE} group by c.term) t
+      where t.searches > 0 and t.clicks = 0 order by t.searches desc, t.term limit $4`, params(r, TABLE_LIMIT));
   return rows.map((x) => ({ term: x.term, searches: n(x.searches) }));
 }
 
 /** Result clicks by position (1-based), with each position's share of the searches that found something. */
 export async function clicksByPosition(db: Queryable, r: InsightsRange): Promise<PositionClicks[]> {
   const [withResults] = await db.query<{ count: unknown }>(
-    `select coalesce(sum(c.count), 0) as count from analytics_counts c where c.type = 'search' and c.key = 'results' and ${RANGE}`, params(r));
+    `select coalesce(sum(c.count), 0) as count from ${counts(r)} c where c.type = 'search' and c.key = 'results' and ${RANGE}`, params(r));
   const base = n(withResults?.count);
   const rows = await db.query<{ position: string; clicks: unknown }>(
-    `select c.key as position, sum(c.count) as clicks from analytics_counts c
+    `select c.key as position, sum(c.count) as clicks from ${counts(r)} c
       where c.type = 'search_result_click' and c.key ~ '^[0-9]{1,6}$' and ${RANGE}
       group by c.key order by c.key::int limit $4`, params(r, TABLE_LIMIT));
   return rows.map((x) => ({ position: Number(x.position), clicks: n(x.clicks), share: base > 0 ? n(x.clicks) / base : 0 }));
@@ -93,7 +111,7 @@ export async function spellingRewrites(db: Queryable, r: InsightsRange): Promise
     `select t.term, t.shown, t.declined from (
        select c.term, sum(case when c.key = 'shown' then c.count else 0 end) as shown,
               sum(case when c.key = 'declined' then c.count else 0 end) as declined
-         from analytics_counts c where c.type = 'spelling_rewrite' and ${RANGE} group by c.term) t
+         from ${counts(r)} c where c.type = 'spelling_rewrite' and ${RANGE} group by c.term) t
       order by t.shown - t.declined desc, t.term limit $4`, params(r, TABLE_LIMIT));
   return rows.map((x) => {
     const shown = n(x.shown);
@@ -106,7 +124,7 @@ export async function spellingRewrites(db: Queryable, r: InsightsRange): Promise
 async function countByPath(db: Queryable, r: InsightsRange, type: string): Promise<{ path: string; title: string | null; count: number }[]> {
   const rows = await db.query<{ path: string; title: string | null; count: unknown }>(
     `select t.path, ${TITLE} as title, t.count from (
-       select c.path, sum(c.count) as count from analytics_counts c where c.type = $5 and ${RANGE} group by c.path) t
+       select c.path, sum(c.count) as count from ${counts(r)} c where c.type = $5 and ${RANGE} group by c.path) t
       order by t.count desc, t.path limit $4`, params(r, TABLE_LIMIT, type));
   return rows.map((x) => ({ path: x.path, title: x.title, count: n(x.count) }));
 }
@@ -141,20 +159,20 @@ export async function noReasons(db: Queryable, r: InsightsRange): Promise<Reason
   return rows.map((x) => ({ reason: x.reason, count: n(x.count) }));
 }
 
-const HELPFUL = (order: string) => `select t.path, ${TITLE} as title, t.yes, t.no from (
+const HELPFUL = (r: InsightsRange, order: string) => `select t.path, ${TITLE} as title, t.yes, t.no from (
     select c.path, sum(case when c.key = 'yes' then c.count else 0 end) as yes,
            sum(case when c.key = 'no' then c.count else 0 end) as no
-      from analytics_counts c where c.type = 'was_this_helpful_click' and ${RANGE} group by c.path) t
+      from ${counts(r)} c where c.type = 'was_this_helpful_click' and ${RANGE} group by c.path) t
    ${order} limit $4`;
 
 /** Yes and No answers per page, most answered first. */
 export async function helpfulness(db: Queryable, r: InsightsRange): Promise<Helpfulness[]> {
-  return withReasons(db, r, await db.query(HELPFUL('order by t.yes + t.no desc, t.path'), params(r, TABLE_LIMIT)));
+  return withReasons(db, r, await db.query(HELPFUL(r, 'order by t.yes + t.no desc, t.path'), params(r, TABLE_LIMIT)));
 }
 
 /** Pages with a 'No', the least helpful first (the lowest share of Yes, then the most No). */
 export async function leastHelpful(db: Queryable, r: InsightsRange): Promise<Helpfulness[]> {
-  return withReasons(db, r, await db.query(HELPFUL('where t.no > 0 order by t.yes::float8 / (t.yes + t.no), t.no desc, t.path'), params(r, TABLE_LIMIT)));
+  return withReasons(db, r, await db.query(HELPFUL(r, 'where t.no > 0 order by t.yes::float8 / (t.yes + t.no), t.no desc, t.path'), params(r, TABLE_LIMIT)));
 }
 
 async function withReasons(db: Queryable, r: InsightsRange, rows: { path: string; title: string | null; yes: unknown; no: unknown }[]): Promise<Helpfulness[]> {
@@ -171,7 +189,7 @@ export async function scrollDepth(db: Queryable, r: InsightsRange): Promise<Scro
               sum(case when c.key in ('50', '75', '100') then c.count else 0 end) as q50,
               sum(case when c.key in ('75', '100') then c.count else 0 end) as q75,
               sum(case when c.key = '100' then c.count else 0 end) as q100
-         from analytics_counts c where c.type = 'page_scrolled' and ${RANGE} group by c.path) t
+         from ${counts(r)} c where c.type = 'page_scrolled' and ${RANGE} group by c.path) t
       where t.q25 > 0 order by t.q25 desc, t.path limit $4`, params(r, TABLE_LIMIT));
   return rows.map((x) => ({ path: x.path, title: x.title, q25: n(x.q25), q50: n(x.q50), q75: n(x.q75), q100: n(x.q100) }));
 }
@@ -183,7 +201,7 @@ export async function dwell(db: Queryable, r: InsightsRange): Promise<Dwell[]> {
        select c.path, sum(case when c.type = 'page_dwelled' then c.total else 0 end) as total,
               sum(case when c.type = 'page_dwelled' then c.count else 0 end) as reports,
               sum(case when c.type = 'page_view' then c.count else 0 end) as views
-         from analytics_counts c where c.type in ('page_dwelled', 'page_view') and ${RANGE} group by c.path) t
+         from ${counts(r)} c where c.type in ('page_dwelled', 'page_view') and ${RANGE} group by c.path) t
       where t.reports > 0 order by t.total desc, t.path limit $4`, params(r, TABLE_LIMIT));
   return rows.map((x) => {
     const views = n(x.views);

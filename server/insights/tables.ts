@@ -2,7 +2,7 @@
  * Every table of the insights section: its heading, columns, rows (from queries.ts) and the column its
  * chart draws. The page and the CSV export are built from the same cells, so the CSV is the table.
  */
-import type { Queryable } from '../db/driver.ts';
+import type { Db, Queryable } from '../db/driver.ts';
 import * as q from './queries.ts';
 import type { InsightsRange } from './queries.ts';
 import type { InsightsCell, InsightsTableModel } from '../../views/pages/insights-page.tsx';
@@ -138,9 +138,18 @@ export async function loadTable(db: Queryable, section: Section, id: string, ran
   };
 }
 
-export async function loadSection(db: Queryable, section: Section, range: InsightsRange): Promise<InsightsTable[]> {
-  const out: InsightsTable[] = [];
-  // One after another: PGlite answers one query at a time anyway, and a page is a handful of them.
-  for (const id of Object.keys(TABLES[section])) out.push((await loadTable(db, section, id, range)) as InsightsTable);
-  return out;
+/** The event types each section's tables count. */
+const SECTION_TYPES: Record<Section, string[]> = {
+  searches: ['search', 'search_result_click', 'spelling_rewrite'],
+  pages: ['page_view', 'was_this_helpful_click', 'page_scrolled', 'page_dwelled', 'support_request'],
+};
+
+/** Every table of a section, from one copy of the range's counts (the raw days grouped once). */
+export async function loadSection(db: Db, section: Section, range: InsightsRange): Promise<InsightsTable[]> {
+  return db.transaction(async (tx) => {
+    const snapshot = await q.snapshotCounts(tx, range, SECTION_TYPES[section]);
+    const out: InsightsTable[] = [];
+    for (const id of Object.keys(TABLES[section])) out.push((await loadTable(tx, section, id, snapshot)) as InsightsTable);
+    return out;
+  });
 }
