@@ -201,6 +201,12 @@ t.test('insights for staff', async (t) => {
     }
   });
 
+  t.test('staff asking at once each get their page', async (t) => {
+    const answers = await Promise.all(['searches', 'pages', 'searches', 'pages'].map((s) => get(`/insights/${s}?${JAN}`)));
+    t.same(answers.map((a) => a.statusCode), [200, 200, 200, 200]);
+    t.same(tableRows(answers[2]?.body ?? '', 'top'), tableRows(answers[0]?.body ?? '', 'top'));
+  });
+
   t.test('the empty state', async (t) => {
     const html = (await get('/insights/pages?from=2025-01-01&to=2025-01-31')).body;
     t.equal(html.split('Nothing recorded for these filters.').length - 1, 7, 'each table says it is empty');
