@@ -44,6 +44,7 @@ import type { ThrottleOptions } from './identity/accounts.ts';
 import { AccessLogController } from './logger.ts';
 import flags from './flags/plugin.ts';
 import assistantRoutes from './assistant/routes.tsx';
+import insights from './insights/plugin.tsx';
 
 /**
  * Options for the Fastify instance that hosts the app: request bodies keep unknown fields so the
@@ -164,5 +165,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(searchPage, { config });
   // The AI assistant: its no-JS page and the answers the widget and the summary dialog stream.
   await fastify.register(assistantRoutes, { config });
+  // Insights for staff: searches and pages from the analytics events, with charts and CSV.
+  await fastify.register(insights, { config });
   await fastify.register(pages, { config });
 }

@@ -100,6 +100,8 @@ export interface Chrome {
   /** /ja when the page is Japanese (spec §9 locale prefix). */
   localePrefix: '' | '/ja';
   preview: boolean;
+  /** Keep search engines off the page (staff-only pages). */
+  noindex?: boolean | undefined;
   assets: { css: string; js: string };
   /** The site's brand colours (site.yaml theme), a stylesheet after the base one. */
   themeCss?: string | undefined;

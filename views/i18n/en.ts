@@ -37,6 +37,8 @@ export const en = {
     viewSupportRequests: 'View Support Requests',
     namedContacts: 'Named contacts',
     viewRequests: 'View requests',
+    /** Staff only: the insights section (server/insights/). */
+    insights: 'Insights',
     manageProfile: 'Manage profile',
     switchAccount: 'Switch account',
     logOut: 'Log out',

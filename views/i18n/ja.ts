@@ -36,6 +36,7 @@ export const ja: Strings = {
     viewSupportRequests: 'サポートリクエストを表示',
     namedContacts: '指定連絡先',
     viewRequests: 'リクエストを表示',
+    insights: 'インサイト',
     manageProfile: 'プロフィールの管理',
     switchAccount: 'アカウントの切り替え',
     logOut: 'ログアウト',

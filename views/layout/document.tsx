@@ -38,7 +38,7 @@ function Page({ chrome, title, hasSidebar, sidebar, children }: {
         {chrome.faviconUrl ? <link rel="icon" href={chrome.faviconUrl} /> : null}
         <link rel="stylesheet" href={chrome.assets.css} />
         {chrome.themeCss ? <link rel="stylesheet" href={chrome.themeCss} /> : null}
-        {chrome.preview ? <meta name="robots" content="noindex" /> : null}
+        {chrome.preview || chrome.noindex ? <meta name="robots" content="noindex" /> : null}
         <script type="module" src={chrome.assets.js} />
       </head>
       <body>

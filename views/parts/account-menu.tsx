@@ -15,6 +15,7 @@ export function accountMenuProps(visitor: Visitor, header: HeaderModel, t: Strin
         { label: t.account.namedContacts, href: `${base}/named-contact` },
       ]
     : [{ label: t.account.viewRequests, href: `${base}/requests` }];
+  if (visitor.staff) links.push({ label: t.account.insights, href: `${base}/insights` });
   links.push(
     { label: t.account.manageProfile, href: header.manageProfileHref },
     { label: t.account.switchAccount, href: header.switchAccountHref },

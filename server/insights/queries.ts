@@ -1,0 +1,216 @@
+/**
+ * The figures staff see under /insights, read from the analytics contract of migration 13: every day's
+ * counts from the view `analytics_counts` (rolled-up days from `analytics_daily`, the others from the raw
+ * events), and the raw `analytics_events` only where a figure needs a field the aggregates do not keep
+ * (the 'No' reasons of `was_this_helpful_click`, which live in `data.reason`, within retention). What each
+ * event type puts in key, value and term is listed in server/events/catalogue.ts.
+ */
+import type { Queryable } from '../db/driver.ts';
+
+/** The days (UTC, both inclusive, YYYY-MM-DD) and the product (a product entry's id; '' is every product). */
+export interface InsightsRange {
+  from: string;
+  to: string;
+  product: string;
+  /**
+   * Where the counts are read: the view itself, or `insights_counts`, a temporary copy of the range's
+   * rows made by snapshotCounts() so that a page of tables groups the raw days once, not once a table.
+   */
+  counts?: 'analytics_counts' | 'insights_counts' | undefined;
+}
+
+const counts = (r: InsightsRange) => r.counts ?? 'analytics_counts';
+
+/**
+ * Copies the range's counts of the given event types into a temporary table dropped at the end of the
+ * transaction `tx`; queries given the returned range read that copy.
+ */
+export async function snapshotCounts(tx: Queryable, r: InsightsRange, types: string[]): Promise<InsightsRange> {
+  await tx.exec(`create temporary table insights_counts on commit drop as select * from analytics_counts with no data`);
+  await tx.query(`insert into insights_counts select * from analytics_counts c where c.type = any($4::text[]) and ${RANGE}`, params(r, types));
+  await tx.exec('analyze insights_counts');
+  return { ...r, counts: 'insights_counts' };
+}
+
+/** Rows per table: the tables are for reading, the CSV has the same rows. */
+export const TABLE_LIMIT = 50;
+
+/** The filter every query shares: $1 from, $2 to, $3 product ('' for all). */
+const RANGE = `c.day between $1::date and $2::date and ($3 = '' or c.product = $3)`;
+/** The same days as RANGE for raw events, in UTC whatever the session's time zone. */
+const RAW_RANGE = `e.occurred_at >= ($1::date)::timestamp at time zone 'UTC' and e.occurred_at < ($2::date + 1)::timestamp at time zone 'UTC'
+  and ($3 = '' or e.product = $3)`;
+
+const params = (r: InsightsRange, ...more: unknown[]) => [r.from, r.to, r.product, ...more];
+
+/** A page's title by the path it answers on (any version's path); none when the page no longer exists. */
+const TITLE = `(select ce.title from content_routes cr join content_entries ce on ce.id = cr.entry_id where cr.path = t.path limit 1)`;
+
+export interface TermCount { term: string; searches: number; noResults: number }
+export interface TermOnly { term: string; searches: number }
+export interface PositionClicks { position: number; clicks: number; share: number }
+export interface Rewrite { term: string; shown: number; declined: number; accepted: number }
+export interface PageViews { path: string; title: string | null; views: number }
+export interface Helpfulness { path: string; title: string | null; yes: number; no: number; reasons: ReasonCount[] }
+export interface ReasonCount { reason: string; count: number }
+export interface ScrollDepth { path: string; title: string | null; q25: number; q50: number; q75: number; q100: number }
+export interface Dwell { path: string; title: string | null; views: number; totalMs: number; averageMs: number | null }
+export interface SupportFrom { path: string; title: string | null; requests: number }
+
+const n = (v: unknown) => Number(v ?? 0);
+
+export async function totalSearches(db: Queryable, r: InsightsRange): Promise<number> {
+  const [row] = await db.query<{ count: unknown }>(`select coalesce(sum(c.count), 0) as count from ${counts(r)} c where c.type = 'search' and ${RANGE}`, params(r));
+  return n(row?.count);
+}
+
+/** Search terms by how often they were searched for, with how many of those found nothing. */
+export async function topSearches(db: Queryable, r: InsightsRange): Promise<TermCount[]> {
+  const rows = await db.query<{ term: string; searches: unknown; no_results: unknown }>(
+    `select c.term, sum(c.count) as searches, sum(case when c.key = 'no_results' then c.count else 0 end) as no_results
+       from ${counts(r)} c where c.type = 'search' and c.term <> '' and ${RANGE}
+       group by c.term order by searches desc, c.term limit $4`, params(r, TABLE_LIMIT));
+  return rows.map((x) => ({ term: x.term, searches: n(x.searches), noResults: n(x.no_results) }));
+}
+
+/** Search terms that found nothing, by how often. */
+export async function noResultSearches(db: Queryable, r: InsightsRange): Promise<TermOnly[]> {
+  const rows = await db.query<{ term: string; searches: unknown }>(
+    `select c.term, sum(c.count) as searches from ${counts(r)} c
+      where c.type = 'search' and c.key = 'no_results' and c.term <> '' and ${RANGE}
+      group by c.term order by searches desc, c.term limit $4`, params(r, TABLE_LIMIT));
+  return rows.map((x) => ({ term: x.term, searches: n(x.searches) }));
+}
+
+/** Search terms with results whose results nobody clicked in the range, by how often they were searched. */
+export async function noClickSearches(db: Queryable, r: InsightsRange): Promise<TermOnly[]> {
+  const rows = await db.query<{ term: string; searches: unknown }>(
+    `select t.term, t.searches from (
+       select c.term, sum(case when c.type = 'search' and c.key = 'results' then c.count else 0 end) as searches,
+              sum(case when c.type = 'search_result_click' then c.count else 0 end) as clicks
+         from ${counts(r)} c where c.type in ('search', 'search_result_click') and c.term <> '' and ${RANGE} group by c.term) t
+      where t.searches > 0 and t.clicks = 0 order by t.searches desc, t.term limit $4`, params(r, TABLE_LIMIT));
+  return rows.map((x) => ({ term: x.term, searches: n(x.searches) }));
+}
+
+/** Result clicks by position (1-based), with each position's share of the searches that found something. */
+export async function clicksByPosition(db: Queryable, r: InsightsRange): Promise<PositionClicks[]> {
+  const [withResults] = await db.query<{ count: unknown }>(
+    `select coalesce(sum(c.count), 0) as count from ${counts(r)} c where c.type = 'search' and c.key = 'results' and ${RANGE}`, params(r));
+  const base = n(withResults?.count);
+  const rows = await db.query<{ position: string; clicks: unknown }>(
+    `select c.key as position, sum(c.count) as clicks from ${counts(r)} c
+      where c.type = 'search_result_click' and c.key ~ '^[0-9]{1,6}$' and ${RANGE}
+      group by c.key order by c.key::int limit $4`, params(r, TABLE_LIMIT));
+  return rows.map((x) => ({ position: Number(x.position), clicks: n(x.clicks), share: base > 0 ? n(x.clicks) / base : 0 }));
+}
+
+/** Spelling rewrites: how often each was shown, declined, and accepted (shown minus declined). */
+export async function spellingRewrites(db: Queryable, r: InsightsRange): Promise<Rewrite[]> {
+  const rows = await db.query<{ term: string; shown: unknown; declined: unknown }>(
+    `select t.term, t.shown, t.declined from (
+       select c.term, sum(case when c.key = 'shown' then c.count else 0 end) as shown,
+              sum(case when c.key = 'declined' then c.count else 0 end) as declined
+         from ${counts(r)} c where c.type = 'spelling_rewrite' and ${RANGE} group by c.term) t
+      order by t.shown - t.declined desc, t.term limit $4`, params(r, TABLE_LIMIT));
+  return rows.map((x) => {
+    const shown = n(x.shown);
+    const declined = n(x.declined);
+    return { term: x.term, shown, declined, accepted: Math.max(0, shown - declined) };
+  });
+}
+
+/** Events of one type per page, most first, with the page's title. */
+async function countByPath(db: Queryable, r: InsightsRange, type: string): Promise<{ path: string; title: string | null; count: number }[]> {
+  const rows = await db.query<{ path: string; title: string | null; count: unknown }>(
+    `select t.path, ${TITLE} as title, t.count from (
+       select c.path, sum(c.count) as count from ${counts(r)} c where c.type = $5 and ${RANGE} group by c.path) t
+      order by t.count desc, t.path limit $4`, params(r, TABLE_LIMIT, type));
+  return rows.map((x) => ({ path: x.path, title: x.title, count: n(x.count) }));
+}
+
+export async function pageViews(db: Queryable, r: InsightsRange): Promise<PageViews[]> {
+  return (await countByPath(db, r, 'page_view')).map((x) => ({ path: x.path, title: x.title, views: x.count }));
+}
+
+/** The 'No' reasons per page from the raw events (data.reason), within retention. */
+async function reasonsByPath(db: Queryable, r: InsightsRange, paths: string[]): Promise<Map<string, ReasonCount[]>> {
+  const out = new Map<string, ReasonCount[]>();
+  if (paths.length === 0) return out;
+  const rows = await db.query<{ path: string; reason: string; count: unknown }>(
+    `select e.path, coalesce(nullif(e.data->>'reason', ''), 'none given') as reason, count(*) as count
+       from analytics_events e where e.type = 'was_this_helpful_click' and e.key = 'no' and ${RAW_RANGE}
+        and e.path = any($4::text[])
+      group by 1, 2 order by count desc, reason`, params(r, paths));
+  for (const x of rows) {
+    const list = out.get(x.path) ?? [];
+    list.push({ reason: x.reason, count: n(x.count) });
+    out.set(x.path, list);
+  }
+  return out;
+}
+
+/** Every 'No' reason over the range (raw events, within retention). */
+export async function noReasons(db: Queryable, r: InsightsRange): Promise<ReasonCount[]> {
+  const rows = await db.query<{ reason: string; count: unknown }>(
+    `select coalesce(nullif(e.data->>'reason', ''), 'none given') as reason, count(*) as count
+       from analytics_events e where e.type = 'was_this_helpful_click' and e.key = 'no' and ${RAW_RANGE}
+      group by 1 order by count desc, reason`, params(r));
+  return rows.map((x) => ({ reason: x.reason, count: n(x.count) }));
+}
+
+const HELPFUL = (r: InsightsRange, order: string) => `select t.path, ${TITLE} as title, t.yes, t.no from (
+    select c.path, sum(case when c.key = 'yes' then c.count else 0 end) as yes,
+           sum(case when c.key = 'no' then c.count else 0 end) as no
+      from ${counts(r)} c where c.type = 'was_this_helpful_click' and ${RANGE} group by c.path) t
+   ${order} limit $4`;
+
+/** Yes and No answers per page, most answered first. */
+export async function helpfulness(db: Queryable, r: InsightsRange): Promise<Helpfulness[]> {
+  return withReasons(db, r, await db.query(HELPFUL(r, 'order by t.yes + t.no desc, t.path'), params(r, TABLE_LIMIT)));
+}
+
+/** Pages with a 'No', the least helpful first (the lowest share of Yes, then the most No). */
+export async function leastHelpful(db: Queryable, r: InsightsRange): Promise<Helpfulness[]> {
+  return withReasons(db, r, await db.query(HELPFUL(r, 'where t.no > 0 order by t.yes::float8 / (t.yes + t.no), t.no desc, t.path'), params(r, TABLE_LIMIT)));
+}
+
+async function withReasons(db: Queryable, r: InsightsRange, rows: { path: string; title: string | null; yes: unknown; no: unknown }[]): Promise<Helpfulness[]> {
+  const reasons = await reasonsByPath(db, r, rows.map((x) => x.path));
+  return rows.map((x) => ({ path: x.path, title: x.title, yes: n(x.yes), no: n(x.no), reasons: reasons.get(x.path) ?? [] }));
+}
+
+/** How many page_scrolled reports reached each quarter (a report of 75 % reached 25 % and 50 % too). */
+export async function scrollDepth(db: Queryable, r: InsightsRange): Promise<ScrollDepth[]> {
+  const rows = await db.query<{ path: string; title: string | null; q25: unknown; q50: unknown; q75: unknown; q100: unknown }>(
+    `select t.path, ${TITLE} as title, t.q25, t.q50, t.q75, t.q100 from (
+       select c.path,
+              sum(case when c.key in ('25', '50', '75', '100') then c.count else 0 end) as q25,
+              sum(case when c.key in ('50', '75', '100') then c.count else 0 end) as q50,
+              sum(case when c.key in ('75', '100') then c.count else 0 end) as q75,
+              sum(case when c.key = '100' then c.count else 0 end) as q100
+         from ${counts(r)} c where c.type = 'page_scrolled' and ${RANGE} group by c.path) t
+      where t.q25 > 0 order by t.q25 desc, t.path limit $4`, params(r, TABLE_LIMIT));
+  return rows.map((x) => ({ path: x.path, title: x.title, q25: n(x.q25), q50: n(x.q50), q75: n(x.q75), q100: n(x.q100) }));
+}
+
+/** Dwell time per page: the total reported, and the average per page view. */
+export async function dwell(db: Queryable, r: InsightsRange): Promise<Dwell[]> {
+  const rows = await db.query<{ path: string; title: string | null; views: unknown; total: unknown }>(
+    `select t.path, ${TITLE} as title, t.total, t.views from (
+       select c.path, sum(case when c.type = 'page_dwelled' then c.total else 0 end) as total,
+              sum(case when c.type = 'page_dwelled' then c.count else 0 end) as reports,
+              sum(case when c.type = 'page_view' then c.count else 0 end) as views
+         from ${counts(r)} c where c.type in ('page_dwelled', 'page_view') and ${RANGE} group by c.path) t
+      where t.reports > 0 order by t.total desc, t.path limit $4`, params(r, TABLE_LIMIT));
+  return rows.map((x) => {
+    const views = n(x.views);
+    const totalMs = Math.round(n(x.total));
+    return { path: x.path, title: x.title, views, totalMs, averageMs: views > 0 ? Math.round(totalMs / views) : null };
+  });
+}
+
+/** Pages a support request was filed from, most first. */
+export async function supportRequestsFrom(db: Queryable, r: InsightsRange): Promise<SupportFrom[]> {
+  return (await countByPath(db, r, 'support_request')).map((x) => ({ path: x.path, title: x.title, requests: x.count }));
+}

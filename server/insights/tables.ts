@@ -1,0 +1,155 @@
+/**
+ * Every table of the insights section: its heading, columns, rows (from queries.ts) and the column its
+ * chart draws. The page and the CSV export are built from the same cells, so the CSV is the table.
+ */
+import type { Db, Queryable } from '../db/driver.ts';
+import * as q from './queries.ts';
+import type { InsightsRange } from './queries.ts';
+import type { InsightsCell, InsightsTableModel } from '../../views/pages/insights-page.tsx';
+
+/** A cell as shown and exported; `href` links it on the page (a page that still exists). */
+export type Cell = InsightsCell;
+
+/** A table as the page shows it, before its CSV address is known. */
+export type InsightsTable = Omit<InsightsTableModel, 'csvHref'>;
+
+export type Section = 'searches' | 'pages';
+export const SECTIONS: Section[] = ['searches', 'pages'];
+export const SECTION_TITLES: Record<Section, string> = { searches: 'Searches', pages: 'Pages' };
+
+interface TableSpec {
+  title: string;
+  about: string;
+  columns: [string, 'text' | 'number'][];
+  chart: { label: number; value: number; unit: string };
+  load(db: Queryable, range: InsightsRange): Promise<Cell[][]>;
+}
+
+const txt = (text: string, href?: string): Cell => ({ text, href });
+const num = (value: number): Cell => ({ text: String(value) });
+const pct = (share: number): Cell => ({ text: `${(share * 100).toFixed(1)}%` });
+/** A page by its title, linked; the path alone when the page no longer exists. */
+const page = (path: string, title: string | null): Cell[] => [
+  title ? txt(title, path) : txt(`${path || '(no path)'} (no longer exists)`), txt(path),
+];
+const reasonsText = (reasons: q.ReasonCount[]) => reasons.map((x) => `${x.reason} (${x.count})`).join('; ');
+
+const PAGE_COLUMNS: [string, 'text'][] = [['Page', 'text'], ['Path', 'text']];
+
+/** Yes, No, the share of Yes and the No reasons per page; the chart draws column `chartColumn`. */
+function helpfulnessTable(title: string, about: string, chartColumn: number, load: typeof q.helpfulness): TableSpec {
+  return {
+    title, about,
+    columns: [...PAGE_COLUMNS, ['Yes', 'number'], ['No', 'number'], ['Helpful', 'number'], ['No reasons', 'text']],
+    chart: { label: 0, value: chartColumn, unit: chartColumn === 3 ? 'No answers' : '% answered Yes' },
+    load: async (db, r) => (await load(db, r)).map((x) => [
+      ...page(x.path, x.title), num(x.yes), num(x.no), pct(x.yes + x.no > 0 ? x.yes / (x.yes + x.no) : 0), txt(reasonsText(x.reasons)),
+    ]),
+  };
+}
+
+export const TABLES: Record<Section, Record<string, TableSpec>> = {
+  searches: {
+    top: {
+      title: 'Top searches', about: 'Terms searched for most often, and how many of those searches found nothing.',
+      columns: [['Term', 'text'], ['Searches', 'number'], ['With no results', 'number']],
+      chart: { label: 0, value: 1, unit: 'searches' },
+      load: async (db, r) => (await q.topSearches(db, r)).map((x) => [txt(x.term), num(x.searches), num(x.noResults)]),
+    },
+    'no-results': {
+      title: 'Searches with no results', about: 'Terms that found nothing, by how often they were searched for.',
+      columns: [['Term', 'text'], ['Searches', 'number']],
+      chart: { label: 0, value: 1, unit: 'searches' },
+      load: async (db, r) => (await q.noResultSearches(db, r)).map((x) => [txt(x.term), num(x.searches)]),
+    },
+    'no-click': {
+      title: 'Searches with no click', about: 'Terms that found results, none of which was clicked in this date range.',
+      columns: [['Term', 'text'], ['Searches', 'number']],
+      chart: { label: 0, value: 1, unit: 'searches' },
+      load: async (db, r) => (await q.noClickSearches(db, r)).map((x) => [txt(x.term), num(x.searches)]),
+    },
+    positions: {
+      title: 'Click-through by result position', about: 'Result clicks by the position of the result, and their share of the searches that found something.',
+      columns: [['Position', 'text'], ['Clicks', 'number'], ['Click-through', 'number']],
+      chart: { label: 0, value: 1, unit: 'clicks' },
+      load: async (db, r) => (await q.clicksByPosition(db, r)).map((x) => [txt(String(x.position)), num(x.clicks), pct(x.share)]),
+    },
+    rewrites: {
+      title: 'Spelling rewrites accepted', about: 'Search terms rewritten for spelling: how often the rewrite was shown, declined (the original term asked for), and accepted.',
+      columns: [['Term', 'text'], ['Shown', 'number'], ['Declined', 'number'], ['Accepted', 'number']],
+      chart: { label: 0, value: 3, unit: 'accepted' },
+      load: async (db, r) => (await q.spellingRewrites(db, r)).map((x) => [txt(x.term), num(x.shown), num(x.declined), num(x.accepted)]),
+    },
+  },
+  pages: {
+    views: {
+      title: 'Pages by views', about: 'Pages viewed most often.',
+      columns: [...PAGE_COLUMNS, ['Views', 'number']],
+      chart: { label: 0, value: 2, unit: 'views' },
+      load: async (db, r) => (await q.pageViews(db, r)).map((x) => [...page(x.path, x.title), num(x.views)]),
+    },
+    helpfulness: helpfulnessTable('Helpfulness', "Answers to 'Was this helpful?' per page, with the reasons given for No.", 4, q.helpfulness),
+    reasons: {
+      title: "Reasons given for 'No'", about: "Every reason given with a 'No' answer, over all pages.",
+      columns: [['Reason', 'text'], ['Answers', 'number']],
+      chart: { label: 0, value: 1, unit: 'answers' },
+      load: async (db, r) => (await q.noReasons(db, r)).map((x) => [txt(x.reason), num(x.count)]),
+    },
+    'least-helpful': helpfulnessTable('Least helpful pages', "Pages with a 'No' answer, the lowest share of Yes first, with their No reasons.", 3, q.leastHelpful),
+    scroll: {
+      title: 'Scroll depth', about: 'How many times each quarter of a page was reached (a visit that reached 75% also reached 25% and 50%).',
+      columns: [...PAGE_COLUMNS, ['Reached 25%', 'number'], ['Reached 50%', 'number'], ['Reached 75%', 'number'], ['Reached 100%', 'number']],
+      chart: { label: 0, value: 5, unit: 'read to the end' },
+      load: async (db, r) => (await q.scrollDepth(db, r)).map((x) => [...page(x.path, x.title), num(x.q25), num(x.q50), num(x.q75), num(x.q100)]),
+    },
+    dwell: {
+      title: 'Dwell time', about: 'Time spent on each page: the total reported, and the average per page view, in seconds.',
+      columns: [...PAGE_COLUMNS, ['Views', 'number'], ['Total seconds', 'number'], ['Average seconds per view', 'number']],
+      chart: { label: 0, value: 3, unit: 'seconds' },
+      load: async (db, r) => (await q.dwell(db, r)).map((x) => [
+        ...page(x.path, x.title), num(x.views), num(Math.round(x.totalMs / 1000)),
+        x.averageMs === null ? txt('no views') : num(Math.round(x.averageMs / 100) / 10),
+      ]),
+    },
+    support: {
+      title: 'Pages with a support request', about: 'Pages a support request was filed from.',
+      columns: [...PAGE_COLUMNS, ['Requests', 'number']],
+      chart: { label: 0, value: 2, unit: 'requests' },
+      load: async (db, r) => (await q.supportRequestsFrom(db, r)).map((x) => [...page(x.path, x.title), num(x.requests)]),
+    },
+  },
+};
+
+export function isSection(name: string): name is Section {
+  return (SECTIONS as string[]).includes(name);
+}
+
+export function tableSpec(section: Section, id: string): TableSpec | undefined {
+  return Object.hasOwn(TABLES[section], id) ? TABLES[section][id] : undefined;
+}
+
+export async function loadTable(db: Queryable, section: Section, id: string, range: InsightsRange): Promise<InsightsTable | undefined> {
+  const spec = tableSpec(section, id);
+  if (!spec) return undefined;
+  return {
+    id, title: spec.title, about: spec.about, chart: spec.chart,
+    columns: spec.columns.map(([c]) => c), numeric: spec.columns.map(([, k]) => k === 'number'),
+    rows: await spec.load(db, range),
+  };
+}
+
+/** The event types each section's tables count. */
+const SECTION_TYPES: Record<Section, string[]> = {
+  searches: ['search', 'search_result_click', 'spelling_rewrite'],
+  pages: ['page_view', 'was_this_helpful_click', 'page_scrolled', 'page_dwelled', 'support_request'],
+};
+
+/** Every table of a section, from one copy of the range's counts (the raw days grouped once). */
+export async function loadSection(db: Db, section: Section, range: InsightsRange): Promise<InsightsTable[]> {
+  return db.transaction(async (tx) => {
+    const snapshot = await q.snapshotCounts(tx, range, SECTION_TYPES[section]);
+    const out: InsightsTable[] = [];
+    for (const id of Object.keys(TABLES[section])) out.push((await loadTable(tx, section, id, snapshot)) as InsightsTable);
+    return out;
+  });
+}
