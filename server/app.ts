@@ -44,6 +44,7 @@ import type { ThrottleOptions } from './identity/accounts.ts';
 import { AccessLogController } from './logger.ts';
 import flags from './flags/plugin.ts';
 import assistantRoutes from './assistant/routes.tsx';
+import events from './events/plugin.ts';
 
 /**
  * Options for the Fastify instance that hosts the app: request bodies keep unknown fields so the
@@ -120,6 +121,8 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
   });
   await fastify.register(dbPlugin, { databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...(opts.db ? { db: opts.db } : {}) });
   await fastify.register(contentPlugin, { contentDir: config.contentDir, importOnStart: config.importOnStart });
+  // First-party analytics (README 'Analytics'): page views as pages go out, POST /api/events, the roll-up.
+  await fastify.register(events, { config, clock: opts.clock });
   // PGlite opened here holds the data directory's lock: other commands go through this server.
   if (!opts.db && !config.databaseUrl) await fastify.register(adminPlugin, { dataDir: config.dataDir, contentDir: config.contentDir });
   await fastify.register(secretsPlugin, { clock: opts.clock });
