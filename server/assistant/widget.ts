@@ -1,6 +1,6 @@
 /** The widget's props for a page, when the widget shows there (server/flags/ai-widget.ts). */
 import type { FastifyRequest } from 'fastify';
-import { aiWidgetShown } from '../flags/ai-widget.ts';
+import { aiWidgetShown, widgetAllowedAt } from '../flags/ai-widget.ts';
 import type { Visitor } from '../../views/view-model.ts';
 import { ANSWER_STRINGS } from '../../views/islands/assistant-answer.tsx';
 import type { AssistantWidgetProps } from '../../views/islands/assistant-widget.tsx';
@@ -21,7 +21,12 @@ export const WIDGET_STRINGS: AssistantWidgetProps['strings'] = {
 export async function assistantWidgetOf(request: FastifyRequest, visitor: Visitor, path: string, partnerHost: boolean): Promise<AssistantWidgetProps | undefined> {
   // The assistant's own page has the form already.
   if (path === '/assistant') return undefined;
-  if (!(await aiWidgetShown({ visitor, path, partnerHost }, request.flags))) return undefined;
+  const shown = await aiWidgetShown({ visitor, path, partnerHost }, request.flags);
+  // Counted where the flag was asked (analytics: how often the experiment shows the widget).
+  if (widgetAllowedAt({ visitor, path, partnerHost })) {
+    request.server.analytics.record(request, { type: 'widget_evaluation', path, key: `ai-widget:${shown ? 'shown' : 'hidden'}` });
+  }
+  if (!shown) return undefined;
   return { pageHref: '/assistant', streamHref: '/assistant/stream', strings: WIDGET_STRINGS };
 }
 

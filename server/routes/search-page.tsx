@@ -19,6 +19,7 @@ import type { SafeHtml } from '../../views/rich-text/safe-html.tsx';
 import { SearchResultsPage, SearchResultsRegion } from '../../views/pages/search-results-page.tsx';
 import { aiSummaryDialog, newFiltersOn } from '../flags/features.ts';
 import { summaryPropsOf } from '../assistant/widget.ts';
+import { recordSearch } from '../events/plugin.ts';
 
 export interface SearchPageOptions {
   config: Pick<Config, 'publicUrl' | 'identityUrl' | 'staffDomain'>;
@@ -71,7 +72,10 @@ export default async function searchPage(app: FastifyInstance, opts: SearchPageO
       ...(bounded.shortened ? [SHORTENED_MESSAGE] : []),
       ...(ignored.length > 0 ? [`We could not use the ${ignored.join(', ')} in this address, so ${ignored.length === 1 ? 'it was' : 'they were'} left out.`] : []),
     ];
-    if (response) reply.header('x-query-id', response.queryId);
+    if (response) {
+      reply.header('x-query-id', response.queryId);
+      recordSearch(app, request, '/search-results', state.searchTerm, response, request.query.exact === '1');
+    }
     reply.header('vary', 'HX-Request');
     const region = request.headers['hx-request'] === 'true' && !request.headers['hx-history-restore-request'] && !request.headers['hx-boosted'];
     return reply.page(region ? <SearchResultsRegion {...page} /> : <SearchResultsPage {...page} />, {
