@@ -31,6 +31,7 @@ t.test('client events from a browser journey', async (t) => {
 
   await page.goto(base + TOPIC);
   await page.waitForFunction(() => document.documentElement.classList.contains('js-enabled'));
+  await page.locator('.page-tree-toggle').first().click();
   await page.mouse.move(10, 10);
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   await page.waitForTimeout(900);
@@ -42,6 +43,7 @@ t.test('client events from a browser journey', async (t) => {
   const [dwell] = await rows('page_dwelled');
   t.match(dwell, { path: TOPIC, key: '' }, 'dwell');
   t.ok((dwell?.value ?? 0) >= 600, `dwell reports the active time (${dwell?.value} ms)`);
+  t.match((await rows('page_tree'))[0], { path: TOPIC, key: 'open' }, 'the page tree opened');
   const [footer] = await rows('footer_click');
   t.match(footer, { path: TOPIC, key: /^\/legal\// }, 'footer link');
 
