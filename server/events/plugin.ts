@@ -38,8 +38,19 @@ export interface ServerEvent {
   data?: Record<string, unknown>;
 }
 
+export interface SearchOutcome {
+  queryId: string;
+  pagination: { total: number };
+  metadata: { query: { rewrittenQuery: string | null } };
+}
+
+/** Searches remembered by query id: a results page answered from the page cache counts its search again. */
+const REMEMBERED_SEARCHES = 2000;
+
 export interface Analytics {
   readonly enabled: boolean;
+  /** Counts a search (and its spelling rewrite) for this request. */
+  search(request: FastifyRequest, path: string, term: string, response: SearchOutcome, exact: boolean): void;
   /** Whether anything may be recorded for this request (analytics on, no DNT/GPC, not a bot). */
   counts(request: FastifyRequest): boolean;
   /** Counts a server-side event for this request, when it may be recorded. */
@@ -90,6 +101,8 @@ async function events(app: FastifyInstance, opts: EventsOptions) {
   const { config } = opts;
   const now = opts.clock ?? Date.now;
   const writer = new EventWriter(() => app.db, app.log as FastifyBaseLogger, opts.writer);
+  const searched = new WeakSet<FastifyRequest>();
+  const remembered = new Map<string, ServerEvent[]>();
   const counts = (request: FastifyRequest) => config.analytics && !optedOut(request.headers) && !isBot(request.headers['user-agent']);
 
   const analytics: Analytics = {
@@ -104,6 +117,17 @@ async function events(app: FastifyInstance, opts: EventsOptions) {
         queryId: event.queryId ?? null, key: clean(event.key, 200), value: event.value ?? null, data: cleanData(event.data),
       });
     },
+    search(request, path, term, response, exact) {
+      searched.add(request);
+      const total = response.pagination.total;
+      const events: ServerEvent[] = [{ type: 'search', path, term, queryId: response.queryId, key: total > 0 ? 'results' : 'no_results', value: total }];
+      const rewritten = response.metadata.query.rewrittenQuery;
+      if (rewritten) events.push({ type: 'spelling_rewrite', path, term, queryId: response.queryId, key: 'shown', data: { rewritten } });
+      else if (exact) events.push({ type: 'spelling_rewrite', path, term, queryId: response.queryId, key: 'declined' });
+      for (const event of events) analytics.record(request, event);
+      remembered.set(response.queryId, events);
+      if (remembered.size > REMEMBERED_SEARCHES) remembered.delete(remembered.keys().next().value as string);
+    },
     rollUp: (at = new Date(now())) => rollUp(app.db, { now: at, retentionDays: config.analyticsRetentionDays }),
   };
   app.decorate('analytics', analytics);
@@ -114,6 +138,11 @@ async function events(app: FastifyInstance, opts: EventsOptions) {
   app.addHook('onResponse', async (request, reply) => {
     if (request.method !== 'GET' || reply.statusCode !== 200 || !config.analytics) return;
     if (!String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return;
+    // A results page from the page cache: its search, as counted when the page was made.
+    const queryId = reply.getHeader('x-query-id');
+    if (typeof queryId === 'string' && !searched.has(request)) {
+      for (const event of remembered.get(queryId) ?? []) analytics.record(request, event);
+    }
     // An htmx region (a filter or page of results) is not a page view.
     if (request.headers['hx-request'] === 'true') return;
     const path = (request.originalUrl ?? request.url).split(/[?#]/)[0] ?? '/';
@@ -182,18 +211,3 @@ async function events(app: FastifyInstance, opts: EventsOptions) {
 }
 
 export default fp(events, { name: 'signpost-events', dependencies: ['db'] });
-
-/** A search and its spelling rewrite, as the results page and the search API count them. */
-export function recordSearch(
-  app: FastifyInstance, request: FastifyRequest, path: string, term: string,
-  response: { queryId: string; pagination: { total: number }; metadata: { query: { rewrittenQuery: string | null } } },
-  exact: boolean,
-): void {
-  const total = response.pagination.total;
-  app.analytics.record(request, { type: 'search', path, term, queryId: response.queryId, key: total > 0 ? 'results' : 'no_results', value: total });
-  if (response.metadata.query.rewrittenQuery) {
-    app.analytics.record(request, { type: 'spelling_rewrite', path, term, queryId: response.queryId, key: 'shown', data: { rewritten: response.metadata.query.rewrittenQuery } });
-  } else if (exact) {
-    app.analytics.record(request, { type: 'spelling_rewrite', path, term, queryId: response.queryId, key: 'declined' });
-  }
-}

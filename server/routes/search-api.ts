@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { queryProblem } from '../search/bounds.ts';
 import { cachedSearch } from '../search/cached.ts';
-import { recordSearch } from '../events/plugin.ts';
 import { SearchRequestSchema, SearchResponseSchema, type SearchRequest } from '../search/schemas.ts';
 
 export const SEARCH_PATH = '/gateway/api/help-content/v2/search';
@@ -21,7 +20,7 @@ export default async function searchApi(app: FastifyInstance) {
     const problem = queryProblem(request.body.query);
     if (problem) throw Object.assign(new Error(problem), { statusCode: 400, code: 'FST_ERR_VALIDATION' });
     const response = await cachedSearch(app, request.log, request.body);
-    recordSearch(app, request, SEARCH_PATH, request.body.query, response, false);
+    app.analytics.search(request, SEARCH_PATH, request.body.query, response, false);
     return reply.header('x-query-id', response.queryId).header('cache-control', 'no-store').send(response);
   });
 }

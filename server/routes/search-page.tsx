@@ -19,7 +19,6 @@ import type { SafeHtml } from '../../views/rich-text/safe-html.tsx';
 import { SearchResultsPage, SearchResultsRegion } from '../../views/pages/search-results-page.tsx';
 import { aiSummaryDialog, newFiltersOn } from '../flags/features.ts';
 import { summaryPropsOf } from '../assistant/widget.ts';
-import { recordSearch } from '../events/plugin.ts';
 
 export interface SearchPageOptions {
   config: Pick<Config, 'publicUrl' | 'identityUrl' | 'staffDomain'>;
@@ -74,7 +73,7 @@ export default async function searchPage(app: FastifyInstance, opts: SearchPageO
     ];
     if (response) {
       reply.header('x-query-id', response.queryId);
-      recordSearch(app, request, '/search-results', state.searchTerm, response, request.query.exact === '1');
+      app.analytics.search(request, '/search-results', state.searchTerm, response, request.query.exact === '1');
     }
     reply.header('vary', 'HX-Request');
     const region = request.headers['hx-request'] === 'true' && !request.headers['hx-history-restore-request'] && !request.headers['hx-boosted'];

@@ -148,6 +148,9 @@ t.test('collection', async (t) => {
       { path: '/gateway/api/help-content/v2/search', term: 'widget', query_id: api.headers['x-query-id'] },
     ]);
     t.ok((searches[0]?.value ?? 0) > 0, 'the number of results');
+    const again = await app.inject({ url: '/search-results?searchTerm=first%20steps', headers });
+    t.equal(again.headers['x-query-id'], page.headers['x-query-id'], 'the same page, from the page cache');
+    t.equal((await rows('search')).filter((r) => r.term === 'first steps').length, 2, 'counts its search again');
     const declined = await app.inject({ url: '/search-results?searchTerm=frist&exact=1', headers });
     t.equal(declined.statusCode, 200);
     t.match(await rows('spelling_rewrite'), [{ key: 'declined', term: 'frist' }]);
