@@ -15,6 +15,8 @@
 export const ENDPOINT = '/api/events';
 export const MAX_BATCH = 50;
 export const FLUSH_MS = 5000;
+/** Marked types that count a disclosure's toggle, not the clicks inside it. */
+const DISCLOSURES = new Set(['dropdown', 'page_tree', 'show_more']);
 
 /** Spec §9 timings; a test page may shorten them through window.signpostAnalyticsTimings before this loads. */
 const TIMINGS = {
@@ -155,10 +157,13 @@ export function start(): void {
       window.setTimeout(() => {
         const open = control.tagName === 'SUMMARY' ? (control.parentElement as HTMLDetailsElement | null)?.open : control.getAttribute('aria-expanded') === 'true';
         const state = open ? 'open' : 'close';
-        record({ type, key: marked.dataset.analyticsKey ? `${marked.dataset.analyticsKey}:${state}` : state });
+        // 'Show more' counts the list that grew; a dropdown its name and state; the page tree its state.
+        if (type === 'show_more') { if (open) record({ type, key: marked.dataset.analyticsKey || 'list' }); }
+        else record({ type, key: marked.dataset.analyticsKey ? `${marked.dataset.analyticsKey}:${state}` : state });
       }, 0);
       return;
     }
+    if (DISCLOSURES.has(type)) return;
     const anchor = target?.closest<HTMLAnchorElement>('a[href]');
     const key = marked.dataset.analyticsKey ?? (anchor ? anchor.getAttribute('href') ?? '' : '');
     if (key || type === 'reset') record({ type, key });

@@ -73,6 +73,17 @@ t.test('client events from a browser journey', async (t) => {
   t.match((await rows('featured_card_click'))[0], { path: '/', key: /^\// }, 'a featured card');
   await context.close();
 
+  const desktop = await browser.newContext({ viewport: VIEWPORTS.desktop });
+  const wide = await desktop.newPage();
+  await wide.goto(base + HOME);
+  await wide.waitForFunction(() => document.querySelector('[data-island="site-header"]')?.getAttribute('data-island-ready') === 'true');
+  const menu = wide.locator('[data-analytics="dropdown"]').first();
+  const menuId = await menu.getAttribute('data-analytics-key');
+  await menu.locator('.menu-trigger').click();
+  await wide.goto(base + TOPIC);
+  t.match((await rows('dropdown'))[0], { path: '/', key: `${menuId}:open` }, 'a header dropdown opened');
+  await desktop.close();
+
   const dnt = await browser.newContext({ extraHTTPHeaders: { dnt: '1' } });
   await dnt.addInitScript(() => Object.defineProperty(navigator, 'doNotTrack', { get: () => '1' }));
   const before = (await db.query<{ n: number }>(`select count(*)::int as n from analytics_events`))[0]?.n;
