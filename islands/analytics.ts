@@ -8,15 +8,25 @@
  * What is counted: scroll depth (quarters, 250 ms debounce), dwell (active time, checked every 500 ms,
  * idle after 30 s without input, reported after 5 s, then after twice as long each time), search result
  * clicks (position, term, time to click, the search's queryId, from the results list's data attributes),
- * the results' response time, and clicks and toggles on elements marked `data-analytics="<type>"`
- * (key from `data-analytics-key`, else the link's address, or 'open'/'close' for a disclosure).
+ * the results' response time, clicks inside elements marked `data-analytics="<type>"` (key from
+ * `data-analytics-key`, else the link's address), and the toggles of header dropdowns, the page tree
+ * and 'Show more' lists.
  */
 
 export const ENDPOINT = '/api/events';
 export const MAX_BATCH = 50;
 export const FLUSH_MS = 5000;
-/** Marked types that count a disclosure's toggle, not the clicks inside it. */
-const DISCLOSURES = new Set(['dropdown', 'page_tree', 'show_more']);
+/**
+ * The disclosures a toggle belongs to, by the markup their views already give them: a header dropdown
+ * (data-menu, its name), the page tree, a 'Show more' (the list it controls).
+ */
+function disclosureOf(control: Element): { type: 'dropdown' | 'page_tree' | 'show_more'; name?: string } | undefined {
+  const menu = control.closest('[data-menu]');
+  if (menu) return { type: 'dropdown', name: menu.getAttribute('data-menu') ?? 'menu' };
+  if (control.closest('.page-tree-disclosure')) return { type: 'page_tree' };
+  if (control.matches('.show-more-toggle') || control.closest('.show-more')) return { type: 'show_more', name: control.getAttribute('aria-controls') ?? 'list' };
+  return undefined;
+}
 
 /** Spec §9 timings; a test page may shorten them through window.signpostAnalyticsTimings before this loads. */
 const TIMINGS = {
@@ -148,22 +158,22 @@ export function start(): void {
       });
       return;
     }
-    const marked = target?.closest<HTMLElement>('[data-analytics]');
-    if (!marked) return;
-    const type = marked.dataset.analytics ?? '';
+    // A disclosure (header dropdown, page tree, 'Show more'): its state once the click has changed it.
     const control = target?.closest<HTMLElement>('button[aria-expanded], summary');
-    if (control && marked.contains(control)) {
-      // A disclosure: its state once the click has changed it.
+    const disclosure = control ? disclosureOf(control) : undefined;
+    if (control && disclosure) {
       window.setTimeout(() => {
         const open = control.tagName === 'SUMMARY' ? (control.parentElement as HTMLDetailsElement | null)?.open : control.getAttribute('aria-expanded') === 'true';
         const state = open ? 'open' : 'close';
         // 'Show more' counts the list that grew; a dropdown its name and state; the page tree its state.
-        if (type === 'show_more') { if (open) record({ type, key: marked.dataset.analyticsKey || 'list' }); }
-        else record({ type, key: marked.dataset.analyticsKey ? `${marked.dataset.analyticsKey}:${state}` : state });
+        if (disclosure.type === 'show_more') { if (open) record({ type: 'show_more', key: disclosure.name ?? 'list' }); }
+        else record({ type: disclosure.type, key: disclosure.name ? `${disclosure.name}:${state}` : state });
       }, 0);
       return;
     }
-    if (DISCLOSURES.has(type)) return;
+    const marked = target?.closest<HTMLElement>('[data-analytics]');
+    if (!marked) return;
+    const type = marked.dataset.analytics ?? '';
     const anchor = target?.closest<HTMLAnchorElement>('a[href]');
     const key = marked.dataset.analyticsKey ?? (anchor ? anchor.getAttribute('href') ?? '' : '');
     if (key || type === 'reset') record({ type, key });

@@ -77,8 +77,8 @@ t.test('client events from a browser journey', async (t) => {
   const wide = await desktop.newPage();
   await wide.goto(base + HOME);
   await wide.waitForFunction(() => document.querySelector('[data-island="site-header"]')?.getAttribute('data-island-ready') === 'true');
-  const menu = wide.locator('[data-analytics="dropdown"]').first();
-  const menuId = await menu.getAttribute('data-analytics-key');
+  const menu = wide.locator('[data-menu]').first();
+  const menuId = await menu.getAttribute('data-menu');
   await menu.locator('.menu-trigger').click();
   await wide.goto(base + TOPIC);
   t.match((await rows('dropdown'))[0], { path: '/', key: `${menuId}:open` }, 'a header dropdown opened');

@@ -75,7 +75,7 @@ export function PageTreeNav({ label, title, href, nodes, all }: PageTreeNavProps
   );
   if (!hydrated) {
     return (
-      <details className="page-tree-disclosure" data-analytics="page_tree">
+      <details className="page-tree-disclosure">
         <summary className="page-tree-toggle">{label}</summary>
         <nav aria-label={label} className="page-tree">{tree}</nav>
       </details>
@@ -88,7 +88,7 @@ export function PageTreeNav({ label, title, href, nodes, all }: PageTreeNavProps
     document.dispatchEvent(new CustomEvent('signpost:track', { detail: { event: next ? 'sidebar-expanded' : 'sidebar-collapsed' } }));
   };
   return (
-    <div className={expanded ? 'page-tree-disclosure is-expanded' : 'page-tree-disclosure is-collapsed'} data-analytics="page_tree">
+    <div className={expanded ? 'page-tree-disclosure is-expanded' : 'page-tree-disclosure is-collapsed'}>
       <button type="button" className="page-tree-toggle" aria-expanded={expanded} aria-controls={NAV_ID} onClick={toggle}>{label}</button>
       <nav id={NAV_ID} aria-label={label} className="page-tree" hidden={!expanded}>{tree}</nav>
     </div>

@@ -49,7 +49,7 @@ export function ShowMore({ list, first, id, summary, showFewer, opensInNewTab }:
       <>
         {render(0, first)}
         {count > first ? (
-          <details className="show-more" data-analytics="show_more" data-analytics-key={id}>
+          <details className="show-more">
             <summary>{summary}</summary>
             {render(first, count)}
           </details>
@@ -63,8 +63,6 @@ export function ShowMore({ list, first, id, summary, showFewer, opensInNewTab }:
       <button
         type="button"
         className="show-more-toggle"
-        data-analytics="show_more"
-        data-analytics-key={id}
         aria-expanded={open}
         aria-controls={id}
         onClick={() => {

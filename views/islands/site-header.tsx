@@ -243,7 +243,7 @@ function Menu({ id, label, className, summary, children }: {
   const classes = className ? `header-menu ${className}` : 'header-menu';
   if (!enhanced) {
     return (
-      <details className={classes} data-menu={id} data-analytics="dropdown" data-analytics-key={id}>
+      <details className={classes} data-menu={id}>
         <summary>{summary ?? label}</summary>
         <div className="menu-panel">{children}</div>
       </details>
@@ -251,7 +251,7 @@ function Menu({ id, label, className, summary, children }: {
   }
   const isOpen = open === id;
   return (
-    <div className={isOpen ? `${classes} is-open` : classes} data-menu={id} data-analytics="dropdown" data-analytics-key={id}>
+    <div className={isOpen ? `${classes} is-open` : classes} data-menu={id}>
       <button type="button" className="menu-trigger" id={triggerId(id)} aria-expanded={isOpen} aria-controls={panelId(id)} onClick={() => toggle(id)}>
         {summary ?? label}
       </button>

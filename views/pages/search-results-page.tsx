@@ -81,7 +81,7 @@ export function SearchResultsRegion(model: SearchResultsModel) {
     return <p className="search-error" role="alert">{model.errorMessage ?? SEARCH_ERROR_MESSAGE}</p>;
   }
   return (
-    <div className="search-results">
+    <div className="search-results" data-query-id={model.queryId} data-term={state.searchTerm}>
       <Tabs model={model} />
       <div className="search-layout">
         <Filters model={model} />
@@ -95,7 +95,7 @@ export function SearchResultsRegion(model: SearchResultsModel) {
               {model.rewrite ? (
                 <p className="search-rewrite">Search instead for <a href={model.rewrite.originalHref}>{model.rewrite.original}</a></p>
               ) : null}
-              <ol className="search-result-list" data-query-id={model.queryId} data-term={model.rewrite?.searched ?? state.searchTerm}>
+              <ol className="search-result-list">
                 {model.results.map((r) => <SearchResultCard key={r.id} result={r} />)}
               </ol>
               {model.pagination ? <Pagination pagination={model.pagination} /> : null}
