@@ -1,5 +1,7 @@
 import t from 'tap';
+import { InMemoryProvider } from '@openfeature/server-sdk';
 import { build, failing, testDb } from '../helpers/build.ts';
+import { ADA, SESSION_SECRET, sealed } from '../identity/helpers.ts';
 import { EVENTS_PATH } from '../../server/events/plugin.ts';
 import { MAX_BATCH_EVENTS } from '../../server/events/schemas.ts';
 
@@ -7,6 +9,10 @@ const PAGE = '/acme-cloud/docs/first-steps';
 const ENTRY = 'acme-cloud-first-steps';
 const SESSION = 'session-0123456789';
 const PERSISTENT = 'visitor-0123456789';
+/** The AI widget's flag on for ADA's account alone. */
+const forAda = { variants: { on: true, off: false }, defaultVariant: 'off', disabled: false,
+  contextEvaluator: (context: { targetingKey?: string }) => (context.targetingKey === ADA.sub ? 'on' : 'off') };
+const BOB = { ...ADA, sub: 'acct-bob', email: 'bob@customer.example', name: 'Bob' };
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
 
 interface Row {
@@ -16,7 +22,7 @@ interface Row {
 
 t.test('collection', async (t) => {
   const db = await testDb(t);
-  const app = await build(t, { db });
+  const app = await build(t, { db, flagProvider: new InMemoryProvider({ 'csm-ai-agent-on-sac': forAda }), env: { SESSION_SECRET } });
   const rows = async (type?: string) => {
     await app.analytics.writer.flush();
     return db.query<Row>(`select * from analytics_events ${type ? 'where type = $1' : ''} order by id`, type ? [type] : []);
@@ -166,6 +172,17 @@ t.test('collection', async (t) => {
     });
     t.equal(res.statusCode, 303);
     t.match(await rows('was_this_helpful_click'), [{ path: PAGE, entry_id: ENTRY, key: 'no', data: { reason: 'not-clear' } }]);
+  });
+
+  t.test("the AI widget's evaluations, where its flag is asked", async (t) => {
+    await reset();
+    const headers = { 'user-agent': BROWSER };
+    t.equal((await app.inject({ url: PAGE, headers: { ...headers, cookie: sealed(app, ADA) } })).statusCode, 200);
+    t.equal((await app.inject({ url: PAGE, headers: { ...headers, cookie: sealed(app, BOB) } })).statusCode, 200);
+    t.equal((await app.inject({ url: PAGE, headers })).statusCode, 200);
+    t.match(await rows('widget_evaluation'), [{ path: PAGE, key: 'ai-widget:shown' }, { path: PAGE, key: 'ai-widget:hidden' }]);
+    t.equal((await rows('widget_evaluation')).length, 2, 'not for an anonymous visitor, who never gets the widget');
+    t.notMatch(JSON.stringify(await rows()), /@/, 'no e-mail address or account is stored');
   });
 });
 
