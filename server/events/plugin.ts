@@ -22,6 +22,7 @@ export const EVENTS_PATH = '/api/events';
 export const CLOCK_WINDOW_MS = 60 * 60 * 1000;
 /** How often the roll-up and retention job runs. */
 const ROLLUP_EVERY_MS = 60 * 60 * 1000;
+const ROLLUP_FIRST_MS = 60 * 1000;
 
 /** User agents that announce themselves as robots, crawlers or scripts. */
 const BOT = /bot\b|bot\/|crawl|spider|slurp|facebookexternalhit|embedly|preview|monitor|curl\/|wget\/|python-|httpclient|java\/|go-http|axios|node-fetch|lighthouse|pingdom|uptime/i;
@@ -196,16 +197,20 @@ async function events(app: FastifyInstance, opts: EventsOptions) {
 
   // Roll-up and retention, every hour on every instance (the work is idempotent).
   let timer: NodeJS.Timeout | undefined;
+  let first: NodeJS.Timeout | undefined;
   if (config.analytics) {
+    const run = () => analytics.rollUp().catch((error: unknown) => app.log.warn({ err: error }, 'analytics roll-up failed'));
     app.addHook('onReady', async () => {
-      timer = setInterval(() => {
-        analytics.rollUp().catch((error: unknown) => app.log.warn({ err: error }, 'analytics roll-up failed'));
-      }, ROLLUP_EVERY_MS);
+      // A minute after start (a restart does not wait an hour for it), then every hour.
+      first = setTimeout(run, ROLLUP_FIRST_MS);
+      first.unref();
+      timer = setInterval(run, ROLLUP_EVERY_MS);
       timer.unref();
     });
   }
   app.addHook('onClose', async () => {
     if (timer) clearInterval(timer);
+    if (first) clearTimeout(first);
     await writer.close();
   });
 }
