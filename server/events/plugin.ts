@@ -11,6 +11,7 @@ import { Value } from 'typebox/value';
 import type { Config } from '../config.ts';
 import { isApiUrl } from '../http/http-error.ts';
 import { maskEmails } from '../search/highlight.ts';
+import { stringsFor } from '../../views/i18n/catalogue.tsx';
 import type { EventType } from './catalogue.ts';
 import { BatchSchema, MAX_BATCH_BYTES, checkEvent, type Refusal } from './schemas.ts';
 import { EventWriter, type EventRow, type WriterOptions } from './store.ts';
@@ -148,8 +149,10 @@ async function events(app: FastifyInstance, opts: EventsOptions) {
     if (request.headers['hx-request'] === 'true') return;
     const path = (request.originalUrl ?? request.url).split(/[?#]/)[0] ?? '/';
     if (excluded(path)) return;
-    const locale = /^\/([a-z]{2}(?:-[A-Za-z]{2})?)(?:\/|$)/.exec(path)?.[1];
-    analytics.record(request, { type: 'page_view', path, key: locale && locale !== 'en' ? locale : '' });
+    // The locale prefix: a first segment that names a page language other than the default one.
+    const segment = /^\/([a-z]{2})(?:\/|$)/.exec(path)?.[1];
+    const locale = segment && segment !== 'en' && stringsFor(segment) !== stringsFor('en') ? segment : '';
+    analytics.record(request, { type: 'page_view', path, key: locale });
   });
 
   // The island's batches: JSON, or text/plain (what sendBeacon sends).
