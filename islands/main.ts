@@ -49,5 +49,8 @@ export function enhanceAll(root: ParentNode = document): void {
 
 enhanceAll();
 
+// First-party analytics on every page, in a chunk of its own (islands/analytics.ts); a failure is silent.
+import('./analytics.ts').then((m) => m.start(), () => undefined);
+
 // The hidden credits overlay (spec §2): nothing of it loads until this is called.
 (window as Window & { signpostCredits?: () => Promise<void> }).signpostCredits = () => import('./credits.tsx').then((m) => m.default());

@@ -99,6 +99,10 @@ export const ConfigSchema = Type.Object({
   aiModel: Type.Optional(Type.String({ minLength: 1 })),
   aiApiKey: Type.Optional(Type.String()),
   aiTimeoutMs: Type.Integer({ minimum: 1 }),
+  /** First-party analytics (server/events/): events recorded at all. */
+  analytics: Type.Boolean(),
+  /** Days raw analytics events are kept before only their daily aggregates remain. */
+  analyticsRetentionDays: Type.Integer({ minimum: 1, maximum: 3650 }),
 });
 export type Config = Static<typeof ConfigSchema>;
 
@@ -241,6 +245,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     aiModel: env.AI_MODEL || undefined,
     aiApiKey: env.AI_API_KEY || undefined,
     aiTimeoutMs: num(env.AI_TIMEOUT_MS, 20_000),
+    analytics: bool('ANALYTICS', env.ANALYTICS, true),
+    analyticsRetentionDays: num(env.ANALYTICS_RETENTION_DAYS, 90),
   };
   const problems = [...Value.Errors(ConfigSchema, config)];
   if (problems.length > 0) {
@@ -265,6 +271,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       requestRateLimit: 'REQUEST_RATE_LIMIT',
       flagsProvider: 'FLAGS_PROVIDER', flagsFile: 'FLAGS_FILE', flagsUrl: 'FLAGS_URL', flagsTimeoutMs: 'FLAGS_TIMEOUT_MS',
       aiBaseUrl: 'AI_BASE_URL', aiModel: 'AI_MODEL', aiApiKey: 'AI_API_KEY', aiTimeoutMs: 'AI_TIMEOUT_MS',
+      analytics: 'ANALYTICS', analyticsRetentionDays: 'ANALYTICS_RETENTION_DAYS',
     };
     const lines = problems.map((p) => {
       const key = p.instancePath.split('/')[1] ?? '';

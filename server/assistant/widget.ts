@@ -1,6 +1,6 @@
 /** The widget's and the summary dialog's props for a page, in the page's language (server/flags/ai-widget.ts decides where). */
 import type { FastifyRequest } from 'fastify';
-import { aiWidgetShown } from '../flags/ai-widget.ts';
+import { aiWidgetShown, widgetAllowedAt } from '../flags/ai-widget.ts';
 import type { Visitor } from '../../views/view-model.ts';
 import { stringsFor } from '../../views/i18n/catalogue.tsx';
 import type { AssistantWidgetProps } from '../../views/islands/assistant-widget.tsx';
@@ -26,7 +26,12 @@ export async function assistantWidgetOf(request: FastifyRequest, visitor: Visito
   lang: AssistantLanguage = 'en'): Promise<AssistantWidgetProps | undefined> {
   // The assistant's own page has the form already.
   if (path === '/assistant') return undefined;
-  if (!(await aiWidgetShown({ visitor, path, partnerHost }, request.flags))) return undefined;
+  const shown = await aiWidgetShown({ visitor, path, partnerHost }, request.flags);
+  // Counted where the flag was asked (analytics: how often the experiment shows the widget).
+  if (widgetAllowedAt({ visitor, path, partnerHost })) {
+    request.server.analytics.record(request, { type: 'widget_evaluation', path, key: `ai-widget:${shown ? 'shown' : 'hidden'}` });
+  }
+  if (!shown) return undefined;
   const s = stringsFor(lang).assistant;
   return {
     pageHref: `/assistant${query({}, lang)}`, streamHref: `/assistant/stream${query({}, lang)}`,

@@ -83,6 +83,7 @@ export default async function feedback(app: FastifyInstance) {
       );
     });
     request.log.info({ entryId, helpful, reason, established }, 'feedback stored');
+    app.analytics.record(request, { type: 'was_this_helpful_click', path: route.path, entryId, key: helpful, ...(reason ? { data: { reason } } : {}) });
     reply.header('cache-control', 'no-store');
     // The feedback island posts with Accept: application/json and stays on the page: the state to show.
     if (wantsJson(request.headers.accept)) {

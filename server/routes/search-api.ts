@@ -20,6 +20,7 @@ export default async function searchApi(app: FastifyInstance) {
     const problem = queryProblem(request.body.query);
     if (problem) throw Object.assign(new Error(problem), { statusCode: 400, code: 'FST_ERR_VALIDATION' });
     const response = await cachedSearch(app, request.log, request.body);
+    app.analytics.search(request, SEARCH_PATH, request.body.query, response, false);
     return reply.header('x-query-id', response.queryId).header('cache-control', 'no-store').send(response);
   });
 }

@@ -71,7 +71,10 @@ export default async function searchPage(app: FastifyInstance, opts: SearchPageO
       ...(bounded.shortened ? [SHORTENED_MESSAGE] : []),
       ...(ignored.length > 0 ? [`We could not use the ${ignored.join(', ')} in this address, so ${ignored.length === 1 ? 'it was' : 'they were'} left out.`] : []),
     ];
-    if (response) reply.header('x-query-id', response.queryId);
+    if (response) {
+      reply.header('x-query-id', response.queryId);
+      app.analytics.search(request, '/search-results', state.searchTerm, response, request.query.exact === '1');
+    }
     reply.header('vary', 'HX-Request');
     const region = request.headers['hx-request'] === 'true' && !request.headers['hx-history-restore-request'] && !request.headers['hx-boosted'];
     return reply.page(region ? <SearchResultsRegion {...page} /> : <SearchResultsPage {...page} />, {

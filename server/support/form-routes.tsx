@@ -244,6 +244,9 @@ export default async function formRoutes(app: FastifyInstance, { config }: { con
     }
     request.log.info({ reference: stored.reference, form: prepared.shown.id, kind: target.kind, duplicate: stored.duplicate,
       attachments: request_.attachments.length, signedIn: Boolean(user) }, 'support request stored');
+    if (!stored.duplicate) {
+      app.analytics.record(request, { type: 'support_request', path: about.context.pageUrl ?? request.url, key: prepared.shown.id, product: productId ?? '' });
+    }
     const token = app.formTokens.issue(`sent:${stored.reference}`);
     return reply.header('cache-control', 'no-store').redirect(`${SENT_PATH}/${stored.reference}?token=${encodeURIComponent(token)}`, 303);
   }

@@ -27,6 +27,9 @@ t.test('the bundle', async (t) => {
   t.same(before, [], 'the entry loads no source module before it runs');
   const react = outputs.find(([, meta]) => Object.keys(meta.inputs).some((file) => file.includes('react-dom.production.min.js')));
   t.ok(react && react[1].entryPoint === undefined, 'React is a shared chunk, not part of any one island');
+  const analytics = outputs.find(([, meta]) => meta.entryPoint === 'islands/analytics.ts');
+  t.ok(analytics && analytics[1].bytes < 6000 && Object.keys(analytics[1].inputs).length === 1,
+    `the analytics script every page loads is one small chunk of its own (${analytics?.[1].bytes} bytes)`);
 });
 
 t.test('a page preloads the modules of the islands it has, and only those', async (t) => {

@@ -7,7 +7,7 @@ export function SiteFooter({ chrome }: { chrome: Chrome }) {
   return (
     <footer className="site-footer">
       {chrome.footerLinks.length > 0 ? (
-        <nav aria-label={t.footer.legal}>
+        <nav aria-label={t.footer.legal} data-analytics="footer_click">
           <ul>
             {chrome.footerLinks.map(({ label, href }) => <li key={href}><a href={href}>{label}</a></li>)}
           </ul>

@@ -27,7 +27,7 @@ export function HomePage({ chrome, title, tagline, featured, platform, products,
         </section>
 
         {featured && featured.entries.length > 0 ? (
-          <section className="featured" aria-labelledby="featured-heading">
+          <section className="featured" aria-labelledby="featured-heading" data-analytics="featured_card_click">
             <h2 id="featured-heading">{featured.title}</h2>
             <LinkList links={featured.entries} />
           </section>
@@ -44,7 +44,7 @@ export function HomePage({ chrome, title, tagline, featured, platform, products,
         </section>
 
         {resources.length > 0 ? (
-          <section className="browse-resources" aria-labelledby="browse-resources-heading">
+          <section className="browse-resources" aria-labelledby="browse-resources-heading" data-analytics="resource_card_click">
             <h2 id="browse-resources-heading">{t.home.browseResources}</h2>
             <CardGrid cards={resources} headingLevel={3} />
           </section>

@@ -30,7 +30,7 @@ export function ProductLandingPage({
         </ProductHero>
 
         {resources.length > 0 ? (
-          <section aria-labelledby="product-resources-heading">
+          <section aria-labelledby="product-resources-heading" data-analytics="resource_card_click">
             <h2 id="product-resources-heading">{t.product.resourcesHeading}</h2>
             <CardGrid cards={resources} headingLevel={3} />
           </section>

@@ -81,7 +81,7 @@ export function SearchResultsRegion(model: SearchResultsModel) {
     return <p className="search-error" role="alert">{model.errorMessage ?? SEARCH_ERROR_MESSAGE}</p>;
   }
   return (
-    <div className="search-results">
+    <div className="search-results" data-query-id={model.queryId} data-term={state.searchTerm}>
       <Tabs model={model} />
       <div className="search-layout">
         <Filters model={model} />
@@ -126,7 +126,7 @@ function Tabs({ model }: { model: SearchResultsModel }) {
       <ul>
         {model.tabs.map((tab) => (
           <li key={tab.key}>
-            <a href={tab.href} aria-current={tab.selected ? 'page' : undefined}>
+            <a href={tab.href} aria-current={tab.selected ? 'page' : undefined} data-analytics="tab" data-analytics-key={tab.label}>
               {tab.count === undefined ? tab.label : `${tab.label} (${tab.count})`}
             </a>
           </li>
@@ -152,7 +152,7 @@ function Filters({ model }: { model: SearchResultsModel }) {
           <ul className="search-checks">
             {model.contentTypeOptions.map((o) => (
               <li key={o.key}>
-                <a href={o.href} className={o.selected ? 'is-selected' : undefined}>
+                <a href={o.href} className={o.selected ? 'is-selected' : undefined} data-analytics="filter" data-analytics-key={`contentType=${o.key}`}>
                   <span className="search-check-box" aria-hidden="true" />
                   {optionText(o)}
                   {o.selected ? <span className="visually-hidden"> (selected)</span> : null}
@@ -165,7 +165,7 @@ function Filters({ model }: { model: SearchResultsModel }) {
       <OptionGroup heading="Deployment" options={model.deployments} />
       <OptionGroup heading="Product" options={model.products} />
       <OptionGroup heading="Version" options={model.versions} />
-      <p className="search-reset"><a href={model.resetHref}>Reset filters</a></p>
+      <p className="search-reset"><a href={model.resetHref} data-analytics="reset">Reset filters</a></p>
     </aside>
   );
 }
@@ -187,7 +187,7 @@ function OptionGroup({ heading, options }: { heading: string; options: SearchFac
       <ul className="search-options">
         {options.map((o) => (
           <li key={o.key}>
-            <a href={o.href} aria-current={o.selected ? 'true' : undefined}>{optionText(o)}</a>
+            <a href={o.href} aria-current={o.selected ? 'true' : undefined} data-analytics="filter" data-analytics-key={`${heading}=${o.label}`}>{optionText(o)}</a>
           </li>
         ))}
       </ul>
@@ -206,7 +206,7 @@ function Pagination({ pagination }: { pagination: NonNullable<SearchResultsModel
         {pagination.previousHref ? <li><a href={pagination.previousHref} rel="prev">Previous</a></li> : null}
         {pagination.pages.map((p) => (
           <li key={p.number}>
-            <a href={p.href} aria-current={p.current ? 'page' : undefined}>
+            <a href={p.href} aria-current={p.current ? 'page' : undefined} data-analytics="pagination" data-analytics-key={`${p.number}`}>
               <span className="visually-hidden">Page </span>{`${p.number}`}
             </a>
           </li>

@@ -1,0 +1,188 @@
+/**
+ * First-party analytics in the browser (README 'Analytics', spec §7, §9). Loaded on every page by
+ * islands/main.ts; does nothing when the browser says Do-Not-Track or Global Privacy Control. Events
+ * are queued and sent to POST /api/events in batches (at most MAX_BATCH, every FLUSH_MS, and when the
+ * page is hidden or left) with navigator.sendBeacon, or fetch with keepalive where it refuses.
+ * Ids: a session id in sessionStorage, a persistent id in localStorage; no cookie.
+ *
+ * What is counted: scroll depth (quarters, 250 ms debounce), dwell (active time, checked every 500 ms,
+ * idle after 30 s without input, reported after 5 s, then after twice as long each time), search result
+ * clicks (position, term, time to click, the search's queryId, from the results list's data attributes),
+ * the results' response time, clicks inside elements marked `data-analytics="<type>"` (key from
+ * `data-analytics-key`, else the link's address), and the toggles of header dropdowns, the page tree
+ * and 'Show more' lists.
+ */
+
+export const ENDPOINT = '/api/events';
+export const MAX_BATCH = 50;
+export const FLUSH_MS = 5000;
+/**
+ * The disclosures a toggle belongs to, by the markup their views already give them: a header dropdown
+ * (data-menu, its name), the page tree, a 'Show more' (the list it controls).
+ */
+function disclosureOf(control: Element): { type: 'dropdown' | 'page_tree' | 'show_more'; name?: string } | undefined {
+  const menu = control.closest('[data-menu]');
+  if (menu) return { type: 'dropdown', name: menu.getAttribute('data-menu') ?? 'menu' };
+  if (control.closest('.page-tree-disclosure')) return { type: 'page_tree' };
+  if (control.matches('.show-more-toggle') || control.closest('.show-more')) return { type: 'show_more', name: control.getAttribute('aria-controls') ?? 'list' };
+  return undefined;
+}
+
+/** Spec §9 timings; a test page may shorten them through window.signpostAnalyticsTimings before this loads. */
+const TIMINGS = {
+  scrollDebounceMs: 250,
+  idleTimeoutMs: 30_000,
+  dwellCheckMs: 500,
+  dwellFirstReportMs: 5000,
+  ...(window as Window & { signpostAnalyticsTimings?: Partial<Record<string, number>> }).signpostAnalyticsTimings,
+};
+
+interface Event {
+  type: string;
+  at: number;
+  path: string;
+  key?: string;
+  value?: number;
+  term?: string;
+  queryId?: string;
+  data?: Record<string, string | number | boolean>;
+}
+
+function optedOut(): boolean {
+  const nav = navigator as Navigator & { globalPrivacyControl?: boolean; msDoNotTrack?: string };
+  const win = window as Window & { doNotTrack?: string };
+  return nav.globalPrivacyControl === true || nav.doNotTrack === '1' || nav.doNotTrack === 'yes' || win.doNotTrack === '1' || nav.msDoNotTrack === '1';
+}
+
+function newId(): string {
+  return crypto.randomUUID ? crypto.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+}
+
+/** An id kept in the storage, made on first use; a fresh one each time where storage is refused. */
+function storedId(storage: () => Storage, name: string): string {
+  try {
+    const kept = storage().getItem(name);
+    if (kept && /^[A-Za-z0-9_-]{8,64}$/.test(kept)) return kept;
+    const made = newId();
+    storage().setItem(name, made);
+    return made;
+  } catch {
+    return newId();
+  }
+}
+
+export function start(): void {
+  if (optedOut()) return;
+  const sessionId = storedId(() => sessionStorage, 'signpost-session');
+  const persistentId = storedId(() => localStorage, 'signpost-visitor');
+  const path = location.pathname;
+  const queue: Event[] = [];
+  let timer: number | undefined;
+
+  const send = () => {
+    if (timer !== undefined) { clearTimeout(timer); timer = undefined; }
+    while (queue.length > 0) {
+      const body = JSON.stringify({ sessionId, persistentId, events: queue.splice(0, MAX_BATCH) });
+      // A string goes as text/plain: no preflight, and the server reads it as JSON.
+      let sent = false;
+      try { sent = navigator.sendBeacon?.(ENDPOINT, body) ?? false; } catch { sent = false; }
+      if (!sent) void fetch(ENDPOINT, { method: 'POST', body, keepalive: true, headers: { 'content-type': 'text/plain;charset=UTF-8' } }).catch(() => undefined);
+    }
+  };
+  const record = (event: Omit<Event, 'at' | 'path'> & { path?: string }) => {
+    queue.push({ at: Date.now(), path, ...event });
+    if (queue.length >= MAX_BATCH) send();
+    else timer ??= window.setTimeout(send, FLUSH_MS);
+  };
+  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') send(); });
+  window.addEventListener('pagehide', send);
+
+  // Scroll depth: the deepest quarter reached, once each.
+  let deepest = 0;
+  let scrollTimer: number | undefined;
+  const measure = () => {
+    const doc = document.documentElement;
+    const ratio = Math.min(1, (window.scrollY + window.innerHeight) / Math.max(doc.scrollHeight, 1));
+    const quarter = Math.floor(ratio * 4) * 25;
+    if (quarter > deepest && quarter >= 25) {
+      deepest = quarter;
+      record({ type: 'page_scrolled', key: String(quarter), value: Math.round(ratio * 100) / 100 });
+    }
+  };
+  window.addEventListener('scroll', () => {
+    clearTimeout(scrollTimer);
+    scrollTimer = window.setTimeout(measure, TIMINGS.scrollDebounceMs);
+  }, { passive: true });
+
+  // Dwell: time the page is visible and the visitor active, reported after 5 s, 10 s, 20 s more, …
+  let lastInput = Date.now();
+  let active = 0;
+  let nextReport = TIMINGS.dwellFirstReportMs;
+  for (const name of ['scroll', 'mousemove', 'keydown', 'pointerdown', 'touchstart', 'focusin']) {
+    window.addEventListener(name, () => { lastInput = Date.now(); }, { passive: true, capture: true });
+  }
+  window.setInterval(() => {
+    if (document.visibilityState !== 'visible' || Date.now() - lastInput > TIMINGS.idleTimeoutMs) return;
+    active += TIMINGS.dwellCheckMs;
+    if (active >= nextReport) {
+      record({ type: 'page_dwelled', key: '', value: active });
+      active = 0;
+      nextReport *= 2;
+    }
+  }, TIMINGS.dwellCheckMs);
+
+  // Search results: their response time, and clicks with position, term and time to click.
+  let shownAt = performance.now();
+  const results = () => document.querySelector<HTMLElement>('[data-query-id]');
+  const rendered = (ms: number) => {
+    const list = results();
+    if (!list?.dataset.queryId) return;
+    shownAt = performance.now();
+    record({ type: 'results_rendered', key: '', value: Math.round(ms), queryId: list.dataset.queryId, term: list.dataset.term ?? '' });
+  };
+  const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+  rendered(navigation ? navigation.responseEnd - navigation.requestStart : 0);
+  // The search enhancement swaps the results region (htmx): time from request to swap.
+  let requested = 0;
+  document.addEventListener('htmx:beforeRequest', () => { requested = performance.now(); });
+  document.addEventListener('htmx:afterSettle', () => { if (requested) rendered(performance.now() - requested); requested = 0; });
+
+  document.addEventListener('click', (e) => {
+    const target = e.target instanceof Element ? e.target : null;
+    const link = target?.closest<HTMLAnchorElement>('a[data-position]');
+    const list = link?.closest<HTMLElement>('[data-query-id]');
+    if (link && list) {
+      record({
+        type: 'search_result_click', key: link.dataset.position ?? '', value: Math.round(performance.now() - shownAt),
+        term: list.dataset.term ?? '', queryId: list.dataset.queryId ?? '', data: { href: link.getAttribute('href') ?? '' },
+      });
+      return;
+    }
+    // A disclosure (header dropdown, page tree, 'Show more'): its state once the click has changed it.
+    const control = target?.closest<HTMLElement>('button[aria-expanded], summary');
+    const disclosure = control ? disclosureOf(control) : undefined;
+    if (control && disclosure) {
+      window.setTimeout(() => {
+        const open = control.tagName === 'SUMMARY' ? (control.parentElement as HTMLDetailsElement | null)?.open : control.getAttribute('aria-expanded') === 'true';
+        const state = open ? 'open' : 'close';
+        // 'Show more' counts the list that grew; a dropdown its name and state; the page tree its state.
+        if (disclosure.type === 'show_more') { if (open) record({ type: 'show_more', key: disclosure.name ?? 'list' }); }
+        else record({ type: disclosure.type, key: disclosure.name ? `${disclosure.name}:${state}` : state });
+      }, 0);
+      return;
+    }
+    const marked = target?.closest<HTMLElement>('[data-analytics]');
+    if (!marked) return;
+    const type = marked.dataset.analytics ?? '';
+    const anchor = target?.closest<HTMLAnchorElement>('a[href]');
+    const key = marked.dataset.analyticsKey ?? (anchor ? anchor.getAttribute('href') ?? '' : '');
+    if (key || type === 'reset') record({ type, key });
+  });
+
+  // Videos: start, end and errors, with the time into the video.
+  for (const [name, key] of [['play', 'start'], ['ended', 'end'], ['error', 'error']] as const) {
+    document.addEventListener(name, (e) => {
+      if (e.target instanceof HTMLVideoElement) record({ type: 'video', key, value: Math.round(e.target.currentTime) });
+    }, true);
+  }
+}

@@ -1,0 +1,98 @@
+import t from 'tap';
+import type { Page } from 'playwright-core';
+import { servePublic, VIEWPORTS } from './browser.ts';
+import { SAMPLE_CONTENT, testDb } from '../helpers/build.ts';
+
+// The analytics island (islands/analytics.ts) in a real browser: each client event arrives with its fields.
+const TOPIC = '/tracklight-cloud/docs/write-rich-issue-descriptions';
+const HOME = '/';
+
+interface Row { type: string; source: string; session_id: string | null; persistent_id: string | null; path: string; key: string; value: number | null; term: string; query_id: string | null }
+
+t.test('client events from a browser journey', async (t) => {
+  const db = await testDb(t);
+  const { base, browser, app } = await servePublic(t, { db, contentDir: SAMPLE_CONTENT });
+  const rows = async (type: string, count = 1): Promise<Row[]> => {
+    // Beacons are sent as the page is left; then the writer's batch.
+    for (let i = 0; i < 50; i++) {
+      await app.analytics.writer.flush();
+      const found = await db.query<Row>(`select * from analytics_events where type = $1 and source = 'client' order by id`, [type]);
+      if (found.length >= count) return found;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return db.query<Row>(`select * from analytics_events where type = $1 and source = 'client' order by id`, [type]);
+  };
+  const context = await browser.newContext({ viewport: VIEWPORTS.mobile });
+  // Shorter spec §9 timings, so dwell reports within the test.
+  await context.addInitScript(() => {
+    (window as Window & { signpostAnalyticsTimings?: object }).signpostAnalyticsTimings = { dwellFirstReportMs: 600, dwellCheckMs: 100, scrollDebounceMs: 50 };
+  });
+  const page: Page = await context.newPage();
+
+  await page.goto(base + TOPIC);
+  await page.waitForFunction(() => document.documentElement.classList.contains('js-enabled'));
+  await page.locator('.page-tree-toggle').first().click();
+  await page.mouse.move(10, 10);
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await page.waitForTimeout(900);
+  await page.locator('.site-footer nav a').first().click();
+  await page.waitForLoadState('load');
+
+  const [scrolled] = await rows('page_scrolled');
+  t.match(scrolled, { path: TOPIC, key: '100', session_id: /^[\w-]{8,}$/, persistent_id: /^[\w-]{8,}$/ }, 'scroll depth');
+  const [dwell] = await rows('page_dwelled');
+  t.match(dwell, { path: TOPIC, key: '' }, 'dwell');
+  t.ok((dwell?.value ?? 0) >= 600, `dwell reports the active time (${dwell?.value} ms)`);
+  t.match((await rows('page_tree'))[0], { path: TOPIC, key: 'open' }, 'the page tree opened');
+  const [footer] = await rows('footer_click');
+  t.match(footer, { path: TOPIC, key: /^\/legal\// }, 'footer link');
+
+  await page.goto(`${base}/search-results/?searchTerm=filter`);
+  await page.waitForFunction(() => document.documentElement.classList.contains('js-enabled'));
+  const queryId = await page.locator('[data-query-id]').getAttribute('data-query-id');
+  const [renderedRow] = await rows('results_rendered');
+  t.match(renderedRow, { path: '/search-results/', term: 'filter', query_id: queryId }, 'results rendered with its query id');
+  t.ok((renderedRow?.value ?? -1) >= 0, 'with the response time');
+  await page.locator('[data-analytics="tab"]').nth(1).click();
+  await page.waitForTimeout(300);
+  await page.locator('[data-analytics="filter"]').first().click();
+  await page.waitForTimeout(300);
+  const listId = await page.locator('[data-query-id]').getAttribute('data-query-id');
+  await page.locator('a[data-position="1"]').first().click();
+  await page.waitForLoadState('load');
+
+  const [click] = await rows('search_result_click');
+  t.match(click, { key: '1', term: 'filter', query_id: listId }, 'result click with position, term and queryId');
+  t.ok((click?.value ?? -1) >= 0, 'and time to click');
+  t.match((await rows('tab'))[0], { key: /\w/ }, 'a tab');
+  t.match((await rows('filter'))[0], { key: /^.+=.+$/ }, 'a filter');
+
+  await page.goto(base + HOME);
+  await page.locator('.featured a').first().click();
+  await page.waitForLoadState('load');
+  t.match((await rows('featured_card_click'))[0], { path: '/', key: /^\// }, 'a featured card');
+  await context.close();
+
+  const desktop = await browser.newContext({ viewport: VIEWPORTS.desktop });
+  const wide = await desktop.newPage();
+  await wide.goto(base + HOME);
+  await wide.waitForFunction(() => document.querySelector('[data-island="site-header"]')?.getAttribute('data-island-ready') === 'true');
+  const menu = wide.locator('[data-menu]').first();
+  const menuId = await menu.getAttribute('data-menu');
+  await menu.locator('.menu-trigger').click();
+  await wide.goto(base + TOPIC);
+  t.match((await rows('dropdown'))[0], { path: '/', key: `${menuId}:open` }, 'a header dropdown opened');
+  await desktop.close();
+
+  const dnt = await browser.newContext({ extraHTTPHeaders: { dnt: '1' } });
+  await dnt.addInitScript(() => Object.defineProperty(navigator, 'doNotTrack', { get: () => '1' }));
+  const before = (await db.query<{ n: number }>(`select count(*)::int as n from analytics_events`))[0]?.n;
+  const quiet = await dnt.newPage();
+  await quiet.goto(base + TOPIC);
+  await quiet.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await quiet.goto(base + HOME);
+  await app.analytics.writer.flush();
+  const after = (await db.query<{ n: number }>(`select count(*)::int as n from analytics_events`))[0]?.n;
+  t.equal(after, before, 'with Do-Not-Track nothing is recorded, on the server or from the browser');
+  await dnt.close();
+});

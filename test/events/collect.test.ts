@@ -1,0 +1,210 @@
+import t from 'tap';
+import { InMemoryProvider } from '@openfeature/server-sdk';
+import { build, failing, testDb } from '../helpers/build.ts';
+import { ADA, SESSION_SECRET, sealed } from '../identity/helpers.ts';
+import { EVENTS_PATH } from '../../server/events/plugin.ts';
+import { MAX_BATCH_EVENTS } from '../../server/events/schemas.ts';
+
+const PAGE = '/acme-cloud/docs/first-steps';
+const ENTRY = 'acme-cloud-first-steps';
+const SESSION = 'session-0123456789';
+const PERSISTENT = 'visitor-0123456789';
+/** The AI widget's flag on for ADA's account alone. */
+const forAda = { variants: { on: true, off: false }, defaultVariant: 'off', disabled: false,
+  contextEvaluator: (context: { targetingKey?: string }) => (context.targetingKey === ADA.sub ? 'on' : 'off') };
+const BOB = { ...ADA, sub: 'acct-bob', email: 'bob@customer.example', name: 'Bob' };
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+
+interface Row {
+  type: string; source: string; session_id: string | null; persistent_id: string | null; path: string; entry_id: string | null;
+  product: string; term: string; query_id: string | null; key: string; value: number | null; data: Record<string, unknown>; occurred_at: Date;
+}
+
+t.test('collection', async (t) => {
+  const db = await testDb(t);
+  const app = await build(t, { db, flagProvider: new InMemoryProvider({ 'csm-ai-agent-on-sac': forAda }), env: { SESSION_SECRET } });
+  const rows = async (type?: string) => {
+    await app.analytics.writer.flush();
+    return db.query<Row>(`select * from analytics_events ${type ? 'where type = $1' : ''} order by id`, type ? [type] : []);
+  };
+  const reset = async () => { await app.analytics.writer.flush(); await db.query('delete from analytics_events'); };
+  const send = (payload: unknown, headers: Record<string, string> = {}) => app.inject({
+    method: 'POST', url: EVENTS_PATH, headers: { 'content-type': 'application/json', 'user-agent': BROWSER, ...headers },
+    payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+  });
+
+  t.test('a valid batch is stored with its ids, masked and with its time kept in the window', async (t) => {
+    await reset();
+    const now = Date.now();
+    const res = await send({
+      sessionId: SESSION, persistentId: PERSISTENT,
+      events: [
+        { type: 'search_result_click', at: now - 1000, path: `${PAGE}?x=1#top`, key: '2', value: 840, term: 'reset for ann@example.com', queryId: 'q-1234', data: { note: 'bob@example.org' } },
+        { type: 'page_scrolled', at: now + 3_600_000, path: PAGE, key: '75', value: 0.8 },
+        { type: 'tab', at: 0, path: '/search-results', key: 'Guides' },
+      ],
+    });
+    t.equal(res.statusCode, 202);
+    t.same(res.json(), { accepted: 3, refused: {} });
+    const [click, scroll, tab] = await rows();
+    t.match(click, {
+      type: 'search_result_click', source: 'client', session_id: SESSION, persistent_id: PERSISTENT, path: PAGE, entry_id: ENTRY,
+      term: 'reset for [email]', query_id: 'q-1234', key: '2', value: 840, data: { note: '[email]' },
+    });
+    t.ok(scroll && scroll.occurred_at.getTime() <= Date.now(), 'a time in the future is brought back to now');
+    t.ok(tab && tab.occurred_at.getTime() >= now - 3_600_000 - 5000, 'a time long past is brought into the window');
+    t.equal(scroll?.entry_id, ENTRY, "the page's entry comes from its route");
+  });
+
+  t.test('text/plain bodies (sendBeacon) are read as JSON', async (t) => {
+    await reset();
+    const res = await send({ sessionId: SESSION, events: [{ type: 'page_dwelled', path: PAGE, key: '', value: 5000 }] }, { 'content-type': 'text/plain;charset=UTF-8' });
+    t.equal(res.statusCode, 202);
+    t.equal(res.json().accepted, 1);
+    t.match(await rows('page_dwelled'), [{ value: 5000, session_id: SESSION }]);
+  });
+
+  t.test('unknown, server-only and invalid events are refused one by one, with reasons', async (t) => {
+    await reset();
+    const res = await send({
+      events: [
+        { type: 'footer_click', path: '/', key: '/contact' },
+        { type: 'made_up', path: '/' },
+        { type: 'page_view', path: '/' },
+        { type: 'page_scrolled', path: '/', key: '30', value: 0.3 },
+        { type: 'video', path: '/', key: 'start' },
+        { type: 'tab', path: 'no-slash', key: 'x' },
+        { type: 'tab', path: '/', key: 'x', extra: 1 },
+        'not an object',
+      ],
+    });
+    t.equal(res.statusCode, 202);
+    const body = res.json();
+    t.equal(body.accepted, 1);
+    t.same(body.refused, { unknown_type: 1, server_type: 1, invalid: 4, malformed: 1 });
+    t.match(body.problems, [
+      { index: 1, reason: 'unknown_type', field: 'type' }, { index: 2, reason: 'server_type' }, { index: 3, reason: 'invalid', field: 'key' },
+      { index: 4, reason: 'invalid', field: 'value' }, { index: 5, reason: 'invalid', field: 'path' }, { index: 6, reason: 'invalid' },
+      { index: 7, reason: 'malformed' },
+    ]);
+    t.same((await rows()).map((r) => r.type), ['footer_click']);
+  });
+
+  t.test('a malformed or oversized batch is refused whole with the reason', async (t) => {
+    await reset();
+    const notJson = await send('{"events": [', { 'content-type': 'text/plain' });
+    t.equal(notJson.statusCode, 400);
+    t.match(notJson.json().message, /not JSON/);
+    const noEvents = await send({ events: [] });
+    t.equal(noEvents.statusCode, 400);
+    t.match(noEvents.json().message, /events/);
+    const badId = await send({ sessionId: 'x y', events: [{ type: 'reset', path: '/' }] });
+    t.equal(badId.statusCode, 400);
+    t.match(badId.json().message, /sessionId/);
+    const tooMany = await send({ events: Array.from({ length: MAX_BATCH_EVENTS + 1 }, () => ({ type: 'reset', path: '/' })) });
+    t.equal(tooMany.statusCode, 400);
+    t.match(tooMany.json().message, /events/);
+    const huge = await send({ events: [{ type: 'tab', path: '/', key: 'x'.repeat(40_000) }] });
+    t.equal(huge.statusCode, 413);
+    t.match(huge.json().message, /too large/i);
+    t.same(await rows(), []);
+  });
+
+  t.test('Do-Not-Track, Global Privacy Control and bots: nothing is recorded', async (t) => {
+    await reset();
+    const batch = { events: [{ type: 'reset', path: '/' }] };
+    t.equal((await send(batch, { dnt: '1' })).statusCode, 204);
+    t.equal((await send(batch, { 'sec-gpc': '1' })).statusCode, 204);
+    t.equal((await send(batch, { 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' })).statusCode, 204);
+    t.equal((await app.inject({ url: PAGE, headers: { dnt: '1', 'user-agent': BROWSER } })).statusCode, 200);
+    t.equal((await app.inject({ url: PAGE, headers: { 'sec-gpc': '1', 'user-agent': BROWSER } })).statusCode, 200);
+    t.equal((await app.inject({ url: PAGE, headers: { 'user-agent': 'curl/8.0' } })).statusCode, 200);
+    t.same(await rows(), []);
+    t.notOk((await app.inject({ url: PAGE, headers: { 'user-agent': BROWSER } })).headers['set-cookie'], 'no cookie for analytics');
+  });
+
+  t.test('page views are counted on the server, without JavaScript', async (t) => {
+    await reset();
+    const headers = { 'user-agent': BROWSER };
+    t.equal((await app.inject({ url: PAGE, headers })).statusCode, 200);
+    const [other] = await db.query<{ path: string }>(`select path from content_routes where path <> $1 order by path limit 1`, [PAGE]);
+    t.equal((await app.inject({ url: other?.path ?? '', headers })).statusCode, 200);
+    t.equal((await app.inject({ url: '/no-such-page', headers })).statusCode, 404);
+    await app.inject({ url: '/health', headers });
+    await app.inject({ url: '/sitemap.xml', headers });
+    const views = await rows('page_view');
+    t.match(views, [{ path: PAGE, entry_id: ENTRY, source: 'server', session_id: null }, { path: other?.path }]);
+    t.equal(views.length, 2, 'not 404s, health or other non-pages');
+    t.equal((await rows()).filter((r) => r.type !== 'page_view' && r.type !== 'widget_evaluation').length, 0);
+  });
+
+  t.test('searches from the results page and the API, with masked terms and their query id', async (t) => {
+    await reset();
+    const headers = { 'user-agent': BROWSER };
+    const page = await app.inject({ url: '/search-results?searchTerm=first%20steps', headers });
+    t.equal(page.statusCode, 200);
+    const none = await app.inject({ url: `/search-results?searchTerm=${encodeURIComponent('zzqx carol@example.com')}`, headers });
+    t.equal(none.statusCode, 200);
+    const api = await app.inject({ method: 'POST', url: '/gateway/api/help-content/v2/search', headers, payload: { query: 'widget' } });
+    t.equal(api.statusCode, 200);
+    const searches = await rows('search');
+    t.match(searches, [
+      { path: '/search-results', term: 'first steps', key: 'results', query_id: page.headers['x-query-id'] },
+      { term: 'zzqx [email]', key: 'no_results', value: 0 },
+      { path: '/gateway/api/help-content/v2/search', term: 'widget', query_id: api.headers['x-query-id'] },
+    ]);
+    t.ok((searches[0]?.value ?? 0) > 0, 'the number of results');
+    const again = await app.inject({ url: '/search-results?searchTerm=first%20steps', headers });
+    t.equal(again.headers['x-query-id'], page.headers['x-query-id'], 'the same page, from the page cache');
+    t.equal((await rows('search')).filter((r) => r.term === 'first steps').length, 2, 'counts its search again');
+    const declined = await app.inject({ url: '/search-results?searchTerm=frist&exact=1', headers });
+    t.equal(declined.statusCode, 200);
+    t.match(await rows('spelling_rewrite'), [{ key: 'declined', term: 'frist' }]);
+  });
+
+  t.test('was-this-helpful answers are counted with the page', async (t) => {
+    await reset();
+    const page = await app.inject({ url: PAGE, headers: { 'user-agent': BROWSER } });
+    const token = /name="_csrf" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
+    const res = await app.inject({
+      method: 'POST', url: '/feedback', headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': BROWSER },
+      payload: new URLSearchParams({ _csrf: token, entryId: ENTRY, returnTo: PAGE, helpful: 'no', reason: 'not-clear' }).toString(),
+    });
+    t.equal(res.statusCode, 303);
+    t.match(await rows('was_this_helpful_click'), [{ path: PAGE, entry_id: ENTRY, key: 'no', data: { reason: 'not-clear' } }]);
+  });
+
+  t.test("the AI widget's evaluations, where its flag is asked", async (t) => {
+    await reset();
+    const headers = { 'user-agent': BROWSER };
+    t.equal((await app.inject({ url: PAGE, headers: { ...headers, cookie: sealed(app, ADA) } })).statusCode, 200);
+    t.equal((await app.inject({ url: PAGE, headers: { ...headers, cookie: sealed(app, BOB) } })).statusCode, 200);
+    t.equal((await app.inject({ url: PAGE, headers })).statusCode, 200);
+    t.match(await rows('widget_evaluation'), [{ path: PAGE, key: 'ai-widget:shown' }, { path: PAGE, key: 'ai-widget:hidden' }]);
+    t.equal((await rows('widget_evaluation')).length, 2, 'not for an anonymous visitor, who never gets the widget');
+    t.notMatch(JSON.stringify(await rows()), /@/, 'no e-mail address or account is stored');
+  });
+});
+
+t.test('a failing database drops events with a counted reason, pages carry on, and writing resumes', async (t) => {
+  const real = await testDb(t);
+  let down = false;
+  const db = failing(real, () => down);
+  const app = await build(t, { db });
+  const headers = { 'user-agent': BROWSER };
+  await app.inject({ url: PAGE, headers });
+  await app.analytics.writer.flush();
+  down = true;
+  const batch = await app.inject({ method: 'POST', url: EVENTS_PATH, headers, payload: { events: [{ type: 'reset', path: '/' }, { type: 'reset', path: '/' }] } });
+  t.equal(batch.statusCode, 202, 'the endpoint does not wait for the database');
+  await app.analytics.writer.flush();
+  t.equal(app.analytics.writer.dropped.database, 2);
+  const page = await app.inject({ url: PAGE, headers });
+  t.ok(page.statusCode < 500 || page.statusCode === 503, 'pages answer as they do without analytics');
+  down = false;
+  await app.inject({ method: 'POST', url: EVENTS_PATH, headers, payload: { events: [{ type: 'reset', path: '/' }] } });
+  await app.analytics.writer.flush();
+  const stored = await real.query<{ type: string }>(`select type from analytics_events order by id`);
+  t.same(stored.map((r) => r.type).filter((type) => type === 'reset'), ['reset'], 'written again without a restart');
+  t.ok(stored.some((r) => r.type === 'page_view'));
+});
