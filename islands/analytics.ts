@@ -185,4 +185,59 @@ export function start(): void {
       if (e.target instanceof HTMLVideoElement) record({ type: 'video', key, value: Math.round(e.target.currentTime) });
     }, true);
   }
+  trackEmbeddedVideos(record);
+}
+
+/**
+ * Videos in bodies are players of the site's video hosts in iframes (`.video-frame`), which a page cannot
+ * look into. A video starts when the visitor moves into its player (the page loses focus to that
+ * iframe); the players that announce their state by postMessage (the Vimeo and YouTube protocols) also
+ * tell start, end and error, with the time into the video when they say it. One start per player.
+ */
+function trackEmbeddedVideos(record: (event: Omit<Event, 'at' | 'path'>) => void) {
+  const started = new WeakSet<HTMLIFrameElement>();
+  const frames = () => [...document.querySelectorAll<HTMLIFrameElement>('.video-frame iframe')];
+  const report = (frame: HTMLIFrameElement, key: 'start' | 'end' | 'error', seconds?: number) => {
+    if (key === 'start') {
+      if (started.has(frame)) return;
+      started.add(frame);
+    }
+    record({ type: 'video', key, value: typeof seconds === 'number' && Number.isFinite(seconds) ? Math.round(seconds) : 0, data: { src: frame.src.split('?')[0] ?? '' } });
+  };
+  window.addEventListener('blur', () => {
+    window.setTimeout(() => {
+      const active = document.activeElement;
+      if (active instanceof HTMLIFrameElement && active.closest('.video-frame')) report(active, 'start');
+    }, 0);
+  });
+  window.addEventListener('message', (e) => {
+    const frame = frames().find((f) => f.contentWindow === e.source);
+    if (!frame) return;
+    const state = playerState(e.data);
+    if (state) report(frame, state.key, state.seconds);
+  });
+}
+
+/** What a player's message says, in the Vimeo ({event: 'play'|'ended'|'error'}) or YouTube (onStateChange, infoDelivery, onError) protocol. */
+export function playerState(raw: unknown): { key: 'start' | 'end' | 'error'; seconds?: number } | undefined {
+  let data = raw;
+  if (typeof raw === 'string') {
+    try { data = JSON.parse(raw); } catch { return undefined; }
+  }
+  if (!data || typeof data !== 'object') return undefined;
+  const m = data as { event?: unknown; info?: unknown; data?: { seconds?: unknown } };
+  const seconds = typeof m.data?.seconds === 'number' ? m.data.seconds : undefined;
+  const at = (s: number | undefined) => (s === undefined ? {} : { seconds: s });
+  switch (m.event) {
+    case 'play': return { key: 'start', ...at(seconds) };
+    case 'ended': case 'finish': return { key: 'end', ...at(seconds) };
+    case 'error': case 'onError': return { key: 'error' };
+    case 'onStateChange': return m.info === 1 ? { key: 'start' } : m.info === 0 ? { key: 'end' } : undefined;
+    case 'infoDelivery': {
+      const info = m.info as { playerState?: unknown; currentTime?: unknown } | null;
+      const time = typeof info?.currentTime === 'number' ? info.currentTime : undefined;
+      return info?.playerState === 1 ? { key: 'start', ...at(time) } : info?.playerState === 0 ? { key: 'end', ...at(time) } : undefined;
+    }
+    default: return undefined;
+  }
 }

@@ -1,7 +1,8 @@
 import t from 'tap';
 import type { Page } from 'playwright-core';
 import { servePublic, VIEWPORTS } from './browser.ts';
-import { SAMPLE_CONTENT, testDb } from '../helpers/build.ts';
+import { join } from 'node:path';
+import { editFile, SAMPLE_CONTENT, tempContent, testDb } from '../helpers/build.ts';
 
 // The analytics island (islands/analytics.ts) in a real browser: each client event arrives with its fields.
 const TOPIC = '/tracklight-cloud/docs/write-rich-issue-descriptions';
@@ -95,4 +96,43 @@ t.test('client events from a browser journey', async (t) => {
   const after = (await db.query<{ n: number }>(`select count(*)::int as n from analytics_events`))[0]?.n;
   t.equal(after, before, 'with Do-Not-Track nothing is recorded, on the server or from the browser');
   await dnt.close();
+});
+
+/** A video host's player, as the page's iframe gets it: buttons that post what a player says (Vimeo and YouTube protocols). */
+const PLAYER = `<!doctype html><title>Player</title>
+<button id="play" onclick="parent.postMessage(JSON.stringify({event:'play'}),'*')">Play</button>
+<button id="end" onclick="parent.postMessage({event:'ended',data:{seconds:12.4}},'*')">End</button>
+<button id="fail" onclick="parent.postMessage(JSON.stringify({event:'onError',info:150}),'*')">Fail</button>
+<button id="noise" onclick="parent.postMessage('not json','*')">Noise</button>`;
+
+t.test('embedded videos: a start when the visitor moves into the player, the end and an error from its messages', async (t) => {
+  const dir = await tempContent(t);
+  await editFile(join(dir, 'site.yaml'), /^id: site\n/, 'id: site\nvideoHosts:\n  - video.example.test\n');
+  await editFile(join(dir, 'topics/acme-cloud/first-steps.md'), '::fragment{id="shared-note"}', '::video{src="https://video.example.test/embed/42" title="A tour of the widget"}\n\n::fragment{id="shared-note"}');
+  const db = await testDb(t);
+  const { base, browser, app } = await servePublic(t, { db, contentDir: dir });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 2000 } });
+  await context.route('https://video.example.test/**', (route) => route.fulfill({ contentType: 'text/html', body: PLAYER }));
+  const page = await context.newPage();
+  const path = '/acme-cloud/docs/first-steps';
+  await page.goto(base + path);
+  await page.waitForFunction(() => document.documentElement.classList.contains('js-enabled'));
+  const player = page.frameLocator('.video-frame iframe');
+  await player.locator('#play').click();
+  await player.locator('#noise').click();
+  await player.locator('#end').click();
+  await player.locator('#fail').click();
+  await page.waitForTimeout(200);
+  await page.goto(base + '/');
+
+  let videos: Row[] = [];
+  for (let i = 0; i < 50 && videos.length < 3; i++) {
+    await app.analytics.writer.flush();
+    videos = await db.query<Row>(`select * from analytics_events where type = 'video' order by id`);
+    if (videos.length < 3) await new Promise((r) => setTimeout(r, 100));
+  }
+  t.same(videos.map((v) => v.key), ['start', 'end', 'error'], 'one start (moving in and the play message are the same start), the end, the error');
+  t.ok(videos.every((v) => v.path === path && v.source === 'client'), 'on the page of the video');
+  t.equal(videos[1]?.value, 12, 'the end at the seconds the player said');
+  await context.close();
 });
