@@ -103,6 +103,8 @@ export const ConfigSchema = Type.Object({
   analytics: Type.Boolean(),
   /** Days raw analytics events are kept before only their daily aggregates remain. */
   analyticsRetentionDays: Type.Integer({ minimum: 1, maximum: 3650 }),
+  /** Events one client (address) may send a minute; more are refused and counted. */
+  analyticsRateLimit: Type.Integer({ minimum: 1 }),
 });
 export type Config = Static<typeof ConfigSchema>;
 
@@ -247,6 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     aiTimeoutMs: num(env.AI_TIMEOUT_MS, 20_000),
     analytics: bool('ANALYTICS', env.ANALYTICS, true),
     analyticsRetentionDays: num(env.ANALYTICS_RETENTION_DAYS, 90),
+    analyticsRateLimit: num(env.ANALYTICS_RATE_LIMIT, 600),
   };
   const problems = [...Value.Errors(ConfigSchema, config)];
   if (problems.length > 0) {
@@ -271,7 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       requestRateLimit: 'REQUEST_RATE_LIMIT',
       flagsProvider: 'FLAGS_PROVIDER', flagsFile: 'FLAGS_FILE', flagsUrl: 'FLAGS_URL', flagsTimeoutMs: 'FLAGS_TIMEOUT_MS',
       aiBaseUrl: 'AI_BASE_URL', aiModel: 'AI_MODEL', aiApiKey: 'AI_API_KEY', aiTimeoutMs: 'AI_TIMEOUT_MS',
-      analytics: 'ANALYTICS', analyticsRetentionDays: 'ANALYTICS_RETENTION_DAYS',
+      analytics: 'ANALYTICS', analyticsRetentionDays: 'ANALYTICS_RETENTION_DAYS', analyticsRateLimit: 'ANALYTICS_RATE_LIMIT',
     };
     const lines = problems.map((p) => {
       const key = p.instancePath.split('/')[1] ?? '';

@@ -94,7 +94,7 @@ function cleanData(data: Record<string, unknown> | undefined): Record<string, un
 }
 
 export interface EventsOptions {
-  config: Pick<Config, 'analytics' | 'analyticsRetentionDays' | 'identityUrl'>;
+  config: Pick<Config, 'analytics' | 'analyticsRetentionDays' | 'analyticsRateLimit' | 'identityUrl'>;
   clock?: (() => number) | undefined;
   writer?: WriterOptions;
 }
@@ -105,6 +105,7 @@ async function events(app: FastifyInstance, opts: EventsOptions) {
   const writer = new EventWriter(() => app.db, app.log as FastifyBaseLogger, opts.writer);
   const searched = new WeakSet<FastifyRequest>();
   const remembered = new Map<string, ServerEvent[]>();
+  const allowance = new ClientAllowance(config.analyticsRateLimit, 60_000);
   const counts = (request: FastifyRequest) => config.analytics && !optedOut(request.headers) && !isBot(request.headers['user-agent']);
 
   const analytics: Analytics = {
@@ -173,11 +174,14 @@ async function events(app: FastifyInstance, opts: EventsOptions) {
       return reply.code(400).send({ statusCode: 400, error: 'Bad Request', message: `${field}: ${problem.message}` });
     }
     const batch = body as { sessionId?: string; persistentId?: string; events: unknown[] };
-    const refused: Partial<Record<Refusal | 'buffer_full', number>> = {};
+    const refused: Partial<Record<Refusal | 'buffer_full' | 'rate_limited', number>> = {};
     const problems: { index: number; reason: string; field?: string; message: string }[] = [];
     let accepted = 0;
     const at = now();
-    batch.events.forEach((raw, index) => {
+    // What this client may still send this minute; the rest of the batch is refused and counted.
+    const allowed = allowance.take(request.ip, batch.events.length, at);
+    if (allowed < batch.events.length) refused.rate_limited = batch.events.length - allowed;
+    batch.events.slice(0, allowed).forEach((raw, index) => {
       const checked = checkEvent(raw);
       if (!checked.ok) {
         refused[checked.reason] = (refused[checked.reason] ?? 0) + 1;
@@ -219,3 +223,31 @@ async function events(app: FastifyInstance, opts: EventsOptions) {
 }
 
 export default fp(events, { name: 'signpost-events', dependencies: ['db'] });
+
+/**
+ * Events per client and minute (ANALYTICS_RATE_LIMIT), kept in memory on each instance: a browser sends a
+ * few events a page, so the limit only stops a client flooding the tables. Fixed windows; the map is
+ * swept of ended windows when it grows large, and emptied if it is still too large (a flood of addresses).
+ */
+export class ClientAllowance {
+  readonly #windows = new Map<string, { start: number; used: number }>();
+  constructor(private readonly max: number, private readonly windowMs: number, private readonly clients = 10_000) {}
+
+  /** How many of `wanted` events the client may send now (and counts them as sent). */
+  take(client: string, wanted: number, now: number): number {
+    let window = this.#windows.get(client);
+    if (!window || now - window.start >= this.windowMs) {
+      if (!window && this.#windows.size >= this.clients) this.#sweep(now);
+      window = { start: now, used: 0 };
+      this.#windows.set(client, window);
+    }
+    const allowed = Math.max(0, Math.min(wanted, this.max - window.used));
+    window.used += allowed;
+    return allowed;
+  }
+
+  #sweep(now: number) {
+    for (const [client, window] of this.#windows) if (now - window.start >= this.windowMs) this.#windows.delete(client);
+    if (this.#windows.size >= this.clients) this.#windows.clear();
+  }
+}
