@@ -175,7 +175,8 @@ export function start(): void {
     if (!marked) return;
     const type = marked.dataset.analytics ?? '';
     const anchor = target?.closest<HTMLAnchorElement>('a[href]');
-    const key = marked.dataset.analyticsKey ?? (anchor ? anchor.getAttribute('href') ?? '' : '');
+    // A reset has no key (server/events/catalogue.ts); the others their mark's key, else the link's address.
+    const key = type === 'reset' ? '' : marked.dataset.analyticsKey ?? (anchor ? anchor.getAttribute('href') ?? '' : '');
     if (key || type === 'reset') record({ type, key });
   });
 

@@ -7,6 +7,8 @@ import { editFile, SAMPLE_CONTENT, tempContent, testDb } from '../helpers/build.
 // The analytics island (islands/analytics.ts) in a real browser: each client event arrives with its fields.
 const TOPIC = '/tracklight-cloud/docs/write-rich-issue-descriptions';
 const HOME = '/';
+/** A documentation home whose list is longer than 'Show more' shows. */
+const DOCS = '/codebarn-cloud/docs';
 
 interface Row { type: string; source: string; session_id: string | null; persistent_id: string | null; path: string; key: string; value: number | null; term: string; query_id: string | null }
 
@@ -68,10 +70,33 @@ t.test('client events from a browser journey', async (t) => {
   t.match((await rows('tab'))[0], { key: /\w/ }, 'a tab');
   t.match((await rows('filter'))[0], { key: /^.+=.+$/ }, 'a filter');
 
+  // Pagination, a filter, then the reset of the filters, on a results page of its own.
+  await page.goto(`${base}/search-results/?searchTerm=filter`);
+  await page.waitForFunction(() => document.documentElement.classList.contains('js-enabled'));
+  await page.locator('[data-analytics="pagination"][data-analytics-key="2"]').first().click();
+  await page.waitForTimeout(300);
+  await page.locator('[data-analytics="filter"]').first().click();
+  await page.waitForTimeout(300);
+  await page.locator('[data-analytics="reset"]').first().click();
+  await page.waitForTimeout(300);
+
+  await page.goto(base + HOME);
+  await page.locator('.browse-resources a').first().click();
+  await page.waitForLoadState('load');
   await page.goto(base + HOME);
   await page.locator('.featured a').first().click();
   await page.waitForLoadState('load');
+  t.match((await rows('pagination'))[0], { path: '/search-results/', key: '2' }, 'a page of results');
+  t.match((await rows('reset'))[0], { path: '/search-results/' }, 'the filters reset');
+  t.match((await rows('resource_card_click'))[0], { path: '/', key: /\S/ }, 'a resource card');
   t.match((await rows('featured_card_click'))[0], { path: '/', key: /^\// }, 'a featured card');
+
+  await page.goto(base + DOCS);
+  await page.waitForFunction(() => document.documentElement.classList.contains('js-enabled'));
+  await page.locator('.show-more-toggle').first().click();
+  await page.waitForTimeout(200);
+  await page.goto(base + HOME);
+  t.match((await rows('show_more'))[0], { path: DOCS, key: /\S/ }, "a 'Show more'");
   await context.close();
 
   const desktop = await browser.newContext({ viewport: VIEWPORTS.desktop });
