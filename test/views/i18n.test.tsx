@@ -107,7 +107,7 @@ t.test('a Japanese topic page: header, footer, feedback, contact, tree and date 
   const header = element(html, /<header[^>]*>/);
   for (const word of ['お問い合わせ', '検索', 'ログイン', '(新しいタブで開きます)', 'aria-label="メイン"']) t.match(header, word);
   t.match(html, '<a class="skip-link" href="#maincontent">メインコンテンツにスキップ</a>');
-  t.match(element(html, /<footer[^>]*>/), '<nav aria-label="法的情報">');
+  t.match(element(html, /<footer[^>]*>/), '<nav aria-label="法的情報"');
   t.match(html, '<nav aria-label="パンくずリスト" class="breadcrumbs">');
   t.match(html, '<nav aria-label="ドキュメント" class="page-tree"');
   t.match(html, 'SSO のページ');
