@@ -1,4 +1,4 @@
-import tap from 'tap';
+import tap, { type Test as TapTest } from 'tap';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
@@ -58,6 +58,20 @@ export async function openPage(browser: Browser, url: string, options: { scripts
 }
 
 /** axe violations as short lines ('rule: target'), so a failure says what and where. */
+/** A page in a browser context of its own, with the session cookie when one is given (a signed-in person). */
+export async function pageAs(browser: Browser, base: string, cookie: string | undefined, javaScript: boolean,
+  viewport: keyof typeof VIEWPORTS = 'desktop'): Promise<Page> {
+  const context = await browser.newContext({ javaScriptEnabled: javaScript, viewport: VIEWPORTS[viewport] });
+  if (cookie) await context.addCookies([{ name: 'sp_session', value: cookie.slice('sp_session='.length), url: base, httpOnly: true, sameSite: 'Lax' }]);
+  return context.newPage();
+}
+
+/** A page state passes axe and has one heading 1. */
+export async function audit(t: TapTest, page: Page, what: string) {
+  t.same(await axeViolations(page), [], `${what}: no WCAG A/AA violations`);
+  t.equal(await page.locator('h1').count(), 1, `${what}: one heading 1`);
+}
+
 export async function axeViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
   return results.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} (${v.help})`));

@@ -4,24 +4,12 @@
  * every state: the list, the empty list, the sign-in prompt, a request, named contacts (with errors), the
  * staff list and the 404.
  */
-import t, { type Test } from 'tap';
-import type { Browser, Page } from 'playwright-core';
-import { axeViolations, servePublic } from './browser.ts';
+import t from 'tap';
+import { audit, pageAs, servePublic } from './browser.ts';
 import { SAMPLE_CONTENT } from '../helpers/build.ts';
 import { ADA, SESSION_SECRET, sealed } from '../identity/helpers.ts';
 import { STAFF, sendRequest } from '../support/requests-helpers.ts';
 import type { SessionUser } from '../../server/identity/types.ts';
-
-async function pageAs(browser: Browser, base: string, cookie: string | undefined, javaScript: boolean): Promise<Page> {
-  const context = await browser.newContext({ javaScriptEnabled: javaScript });
-  if (cookie) await context.addCookies([{ name: 'sp_session', value: cookie.slice('sp_session='.length), url: base, httpOnly: true, sameSite: 'Lax' }]);
-  return context.newPage();
-}
-
-async function audit(t: Test, page: Page, what: string) {
-  t.same(await axeViolations(page), [], `${what}: no WCAG A/AA violations`);
-  t.equal(await page.locator('h1').count(), 1, `${what}: one heading 1`);
-}
 
 t.test('following requests in a browser', async (t) => {
   const { base, browser, app } = await servePublic(t, { contentDir: SAMPLE_CONTENT, env: { SESSION_SECRET, STAFF_EMAIL_DOMAIN: 'fernhollow.example' } });

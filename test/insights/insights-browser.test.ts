@@ -3,25 +3,12 @@
  * figures, the empty state and the bad-date state, at desktop and phone widths; with JavaScript off the
  * filter form is filled and sent by keyboard and the tables follow.
  */
-import t, { type Test } from 'tap';
-import type { Browser, Page } from 'playwright-core';
-import { axeViolations, servePublic, VIEWPORTS } from '../e2e/browser.ts';
+import t from 'tap';
+import { audit, pageAs, servePublic } from '../e2e/browser.ts';
 import { SAMPLE_CONTENT } from '../helpers/build.ts';
-import { ADA, SESSION_SECRET, sealed } from '../identity/helpers.ts';
-import type { SessionUser } from '../../server/identity/types.ts';
+import { SESSION_SECRET, sealed } from '../identity/helpers.ts';
+import { STAFF } from '../support/requests-helpers.ts';
 
-const STAFF: SessionUser = { ...ADA, sub: 'acct-sam', email: 'sam@fernhollow.example', name: 'Sam Staff' };
-
-async function pageAs(browser: Browser, base: string, cookie: string, javaScript: boolean, viewport: keyof typeof VIEWPORTS): Promise<Page> {
-  const context = await browser.newContext({ javaScriptEnabled: javaScript, viewport: VIEWPORTS[viewport] });
-  await context.addCookies([{ name: 'sp_session', value: cookie.slice('sp_session='.length), url: base, httpOnly: true, sameSite: 'Lax' }]);
-  return context.newPage();
-}
-
-async function audit(t: Test, page: Page, what: string) {
-  t.same(await axeViolations(page), [], `${what}: no WCAG A/AA violations`);
-  t.equal(await page.locator('h1').count(), 1, `${what}: one heading 1`);
-}
 
 t.test('insights in a browser', async (t) => {
   const { base, browser, app } = await servePublic(t, { contentDir: SAMPLE_CONTENT, env: { SESSION_SECRET, STAFF_EMAIL_DOMAIN: 'fernhollow.example' } });
