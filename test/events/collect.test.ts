@@ -90,6 +90,19 @@ t.test('collection', async (t) => {
     t.same((await rows()).map((r) => r.type), ['footer_click']);
   });
 
+  t.test('a NUL byte anywhere in a batch is a 400 naming where, as JSON or as a beacon, and nothing is written', async (t) => {
+    await reset();
+    const batch = { events: [{ type: 'tab', path: '/search-results/', key: 'Guides' }, { type: 'tab', path: '/search-results/', key: 'Gui\u0000des' }] };
+    const json = await send(batch);
+    t.equal(json.statusCode, 400);
+    t.match(json.json().message, /events\/1\/key: must not contain a NUL character/);
+    const beacon = await send(JSON.stringify(batch).replace('\\u0000', '\u0000'), { 'content-type': 'text/plain;charset=UTF-8' });
+    t.equal(beacon.statusCode, 400);
+    t.match(beacon.json().message, /NUL/);
+    t.same(await rows(), [], 'nothing written');
+    t.equal(app.analytics.writer.dropped.database, 0, 'and no insert failed');
+  });
+
   t.test('a malformed or oversized batch is refused whole with the reason', async (t) => {
     await reset();
     const notJson = await send('{"events": [', { 'content-type': 'text/plain' });
