@@ -42,6 +42,11 @@ const focused = (page: Page) => page.evaluate(() => {
   const el = document.activeElement;
   return el ? `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}:${(el.textContent ?? '').trim()}` : '';
 });
+/**
+ * Waits until the version modal has left the DOM. A role locator stops matching as soon as the dialog
+ * closes, before its close event has put the select back; the element goes only after that.
+ */
+const modalRemoved = (page: Page) => page.locator('dialog.version-modal').waitFor({ state: 'detached' });
 /** The props the server wrote for an island. */
 const islandProps = <P>(page: Page, name: string) =>
   page.evaluate((n) => JSON.parse(document.querySelector(`script[data-island-props="${n}"]`)?.textContent ?? 'null') as unknown, name) as Promise<P>;
@@ -96,7 +101,7 @@ t.test('page widgets in a real browser', async (t) => {
       t.same(await axeViolations(page), [], `axe: the version modal open (${viewport})`);
     }
     await page.keyboard.press('Escape');
-    await dialog.waitFor({ state: 'detached' });
+    await modalRemoved(page);
     t.equal(await focused(page), 'select#version-select:' + (await select.textContent())?.trim(), 'Escape closes it and focus is back on the select');
     t.equal(await select.inputValue(), '11.3', 'the select shows the current version again');
 
@@ -105,7 +110,7 @@ t.test('page widgets in a real browser', async (t) => {
     await dialog.waitFor();
     await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Enter');
-    await dialog.waitFor({ state: 'detached' });
+    await modalRemoved(page);
     t.equal(await select.inputValue(), '11.3');
     await page.keyboard.press('ArrowDown');
     await dialog.waitFor();
@@ -132,7 +137,7 @@ t.test('page widgets in a real browser', async (t) => {
     const dialog = page.getByRole('dialog', { name: 'Unable to find page' });
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
-    await dialog.waitFor({ state: 'detached' });
+    await modalRemoved(page);
     t.equal(await select.inputValue(), '11.3', 'Cancel puts the current version back');
     t.equal(await focused(page).then((f) => f.startsWith('select#version-select')), true, 'and focus on the select');
     await select.selectOption('10.4');
