@@ -9,7 +9,7 @@ import type { Db } from '../db/driver.ts';
 import { boundQuery } from '../search/bounds.ts';
 import { cjkTsQuery, withoutCjk } from '../search/cjk.ts';
 import { settingsOf } from '../search/engine.ts';
-import { parseQuery, tsQuerySql, type SearchSettings } from '../search/query.ts';
+import { clauseTsQuerySql, parseQuery, tsQuerySql, type SearchSettings } from '../search/query.ts';
 
 export interface Retrieved {
   entryId: string;
@@ -54,7 +54,7 @@ export async function retrieve(db: Db, question: string, options: RetrieveOption
     // Each clause of the question the passage holds adds to its rank: a passage answering more of it wins.
     // Stop words ('how', 'do', 'the') make empty queries: they count for nothing either way.
     const clauseQueries = parsed.clauses.filter((c) => !c.exclude)
-      .map((c) => `(${c.alternatives.map((a) => `phraseto_tsquery('english', ${add(a)})`).join(' || ')})`);
+      .map((c) => clauseTsQuerySql(c, add));
     const held = clauseQueries.length > 0 ? clauseQueries.map((q) => `(case when p.vector @@ ${q} then 1 else 0 end)`).join(' + ') : '0';
     const counted = clauseQueries.length > 0 ? clauseQueries.map((q) => `(case when numnode(${q}) > 0 then 1 else 0 end)`).join(' + ') : '0';
     const rows = await tx.query<{ entry_id: string; title: string; heading: string | null; url: string; body: string; rank: number; held: number; counted: number }>(

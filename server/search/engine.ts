@@ -111,6 +111,12 @@ export interface SearchOptions {
   rankAllLimit?: number;
   /** How many title or description matches a broad query ranks (default BROAD_CANDIDATES). */
   broadCandidates?: number;
+  /**
+   * How a broad query finds its other matches, newest first: walking the table newest first, or
+   * collecting every match through the indexes and sorting them. Both give the same results; by
+   * default the cheaper for how dense the matches are.
+   */
+  broadRest?: 'walk' | 'collect';
 }
 
 export async function search(db: Db, request: SearchRequest, options: SearchOptions = {}): Promise<SearchResponse> {
@@ -118,8 +124,9 @@ export async function search(db: Db, request: SearchRequest, options: SearchOpti
     await tx.exec(SEARCH_SETTINGS);
     const memo = options.memo ?? ((_key, load) => load());
     // Both change only with an import.
-    const { keys, names, deploymentNames: labels, settings } = await memo('search-keys', async () => ({
+    const { keys, documents, names, deploymentNames: labels, settings } = await memo('search-keys', async () => ({
       keys: await tx.query<FacetKey>('select key, type, lang, product_name_id, platform, versions from search_facet_keys'),
+      documents: (await tx.query<{ n: number }>('select count(*)::int as n from search_documents'))[0]?.n ?? 0,
       names: new Map((await tx.query<{ key: string; name: string }>(
         `select distinct fields->>'productNameId' as key, fields->>'productName' as name from content_entries where type = 'product'`))
         .map((r) => [r.key, r.name])),
@@ -130,8 +137,8 @@ export async function search(db: Db, request: SearchRequest, options: SearchOpti
         `select fields from content_entries where type = 'searchSettings' limit 1`))[0]?.fields),
     }));
     const engine: Engine = {
-      db: tx, keys, names, labels, memo, settings,
-      rankAllLimit: options.rankAllLimit ?? RANK_ALL_LIMIT, broadCandidates: options.broadCandidates ?? BROAD_CANDIDATES,
+      db: tx, keys, documents, names, labels, memo, settings,
+      rankAllLimit: options.rankAllLimit ?? RANK_ALL_LIMIT, broadCandidates: options.broadCandidates ?? BROAD_CANDIDATES, broadRest: options.broadRest,
     };
     // The engine bounds what it searches for whatever the caller checked (bounds.ts).
     const original = boundQuery(request.query).query;
@@ -165,6 +172,8 @@ export async function search(db: Db, request: SearchRequest, options: SearchOpti
 interface Engine {
   db: Queryable;
   keys: FacetKey[];
+  /** How many documents the search table holds. */
+  documents: number;
   /** Product names by product family key. */
   names: Map<string, string>;
   /** The site's deployment labels. */
@@ -174,10 +183,11 @@ interface Engine {
   settings: SearchSettings;
   rankAllLimit: number;
   broadCandidates: number;
+  broadRest: SearchOptions['broadRest'];
 }
 
 async function run(engine: Engine, request: SearchRequest, text: string, mode: MatchMode): Promise<{ response: SearchResponse; titleFit: number }> {
-  const { db, keys, names, labels } = engine;
+  const { db, keys, documents, names, labels } = engine;
   const from = request.pagination?.from ?? 0;
   const size = request.pagination?.size ?? DEFAULT_PAGE_SIZE;
   const sort = request.sort?.by ?? 'relevance';
@@ -254,6 +264,12 @@ async function run(engine: Engine, request: SearchRequest, text: string, mode: M
     const excludes = tsquery.includes('!');
     const head = `d.head_vector @@ ${q}${excludes ? ` and ${match}` : ''}${filtered}`;
     const depth = Number(from) + Number(size);
+    // The rest, newest first, is found by walking the table newest first while matches are dense.
+    // While they are sparse (a rarer word, a filter) that walk reads the vectors of many documents
+    // that do not match before it has enough; collecting every match through the indexes and sorting
+    // them costs about one row per match. The walk reads about (depth + candidates) / share rows.
+    const sparse = engine.broadRest ? engine.broadRest === 'collect' : total * total < (depth + engine.broadCandidates) * documents;
+    if (sparse) await db.exec('set local enable_indexscan = off');
     page = await db.query(
       `with candidates as materialized (
          select d.id, d.facet_key, d.num_views, d.last_published, d.head_vector from search_documents d
@@ -269,6 +285,7 @@ async function run(engine: Engine, request: SearchRequest, text: string, mode: M
        order by 3 desc, 4 desc, 5 desc nulls last, 1 ${limit}`,
       params,
     );
+    if (sparse) await db.exec('set local enable_indexscan = on');
   } else {
     // Text rank without length normalisation (ts_rank and, for proximity, cover density), divided
     // by the log of the document's length floored at FLOOR_LEXEMES, so an empty or near-empty page

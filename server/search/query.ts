@@ -151,9 +151,19 @@ export function parseQuery(text: string, settings: SearchSettings = NO_SETTINGS)
  * stand together. `add` names a parameter.
  */
 export function tsQuerySql(parsed: ParsedQuery, mode: 'all' | 'any', add: (v: unknown) => string): string {
-  const clauseSql = (c: Clause) => `(${c.alternatives.map((a) => `phraseto_tsquery('english', ${add(a)})`).join(' || ')})`;
+  const clauseSql = (c: Clause) => clauseTsQuerySql(c, add);
   const positive = parsed.clauses.filter((c) => !c.exclude).map(clauseSql);
   const negative = parsed.clauses.filter((c) => c.exclude).map((c) => `(!! ${clauseSql(c)})`);
   const parts = mode === 'all' ? [...positive, ...negative] : [positive.length > 0 ? `(${positive.join(' || ')})` : '', ...negative].filter(Boolean);
   return parts.length > 0 ? `(${parts.join(' && ')})` : `''::tsquery`;
+}
+
+/**
+ * One clause as SQL building a tsquery: any of its alternatives. An alternative of several words
+ * (a quoted phrase, a code's parts, a synonym phrase) is a phrase; a single word is the AND of its
+ * lexemes. A hyphenated word ('start-up') is indexed as the whole and its parts side by side, so
+ * both forms find the same pages, but only a phrase makes the index check every match's positions.
+ */
+export function clauseTsQuerySql(clause: Clause, add: (v: unknown) => string): string {
+  return `(${clause.alternatives.map((a) => `${/\s/.test(a.trim()) ? 'phraseto_tsquery' : 'plainto_tsquery'}('english', ${add(a)})`).join(' || ')})`;
 }

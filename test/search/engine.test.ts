@@ -43,6 +43,23 @@ t.test('the search engine over the sample content', async (t) => {
     t.same(rest, [...rest].sort().reverse(), 'the rest newest first');
   });
 
+  t.test('a broad query finds the same pages whether it walks the table newest first or collects its matches', async (t) => {
+    const requests: SearchRequest[] = [
+      { query: 'configure' },
+      { query: 'configure', facetFilters: { contentTypes: ['kb_article', 'topic'] } },
+      { query: 'configure -cluster' },
+    ];
+    for (const request of requests) {
+      const walked = await all(request, { rankAllLimit: 5, broadCandidates: 6, broadRest: 'walk' });
+      const collected = await all(request, { rankAllLimit: 5, broadCandidates: 6, broadRest: 'collect' });
+      t.ok(walked.total > 10, `${request.query}: ${walked.total} matches`);
+      t.equal(new Set(walked.ids).size, walked.total, `${request.query}: every match once`);
+      t.same(collected.ids, walked.ids, `${request.query}${request.facetFilters ? ' (filtered)' : ''}: the same pages in the same order`);
+    }
+    const auto = await all({ query: 'configure' }, { rankAllLimit: 5, broadCandidates: 6 });
+    t.same(auto.ids, (await all({ query: 'configure' }, { rankAllLimit: 5, broadCandidates: 6, broadRest: 'walk' })).ids, 'and the default agrees');
+  });
+
   t.test('a broad query that excludes a word never returns a document holding it', async (t) => {
     const broad = await all({ query: 'configure -cluster' }, { rankAllLimit: 2, broadCandidates: 4 });
     t.ok(broad.total > 0);

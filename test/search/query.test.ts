@@ -50,8 +50,13 @@ t.test('the clauses compile to one tsquery expression', async (t) => {
   const add = (v: unknown) => `$${params.push(v)}`;
   const parsed = parseQuery('a or b c -d');
   t.equal(tsQuerySql(parsed, 'all', add),
-    "((phraseto_tsquery('english', $1) || phraseto_tsquery('english', $2)) && (phraseto_tsquery('english', $3)) && (!! (phraseto_tsquery('english', $4))))");
+    "((plainto_tsquery('english', $1) || plainto_tsquery('english', $2)) && (plainto_tsquery('english', $3)) && (!! (plainto_tsquery('english', $4))))");
   t.same(params, ['a', 'b', 'c', 'd']);
+  params.length = 0;
+  t.equal(tsQuerySql(parseQuery('"sign in" java.lang.OutOfMemoryError start-up'), 'all', add),
+    "((phraseto_tsquery('english', $1)) && (phraseto_tsquery('english', $2)) && (plainto_tsquery('english', $3)))",
+    'phrases and codes are phrases; a single word, hyphenated or not, is the AND of its lexemes');
+  t.same(params, ['sign in', 'java lang OutOfMemoryError', 'start-up']);
   t.match(tsQuerySql(parsed, 'any', add), /^\(\(\(.* \|\| .*\)\) && \(!! /);
   t.equal(tsQuerySql(parseQuery(' - '), 'all', add), "''::tsquery");
 });
