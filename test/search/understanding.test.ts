@@ -41,6 +41,8 @@ stopPhrases: [how do i]
   await writeFile(join(topics, 'people.md'), topic('manage-people', 'Manage people',
     `Invite people to organizations. ${'Organizations hold people, and organizations share settings. '.repeat(3)}`));
   await writeFile(join(topics, 'empty.md'), topic('empty-page', 'Windows', ''));
+  await writeFile(join(topics, 'start-up.md'), topic('start-up-time', 'Start-up time', 'The agent takes a minute from start-up to its first report.'));
+  await writeFile(join(topics, 'start.md'), topic('start-the-agent', 'Start the agent', 'Start the agent, then set it up for your team.'));
   await importContent(db, dir);
   const first = async (query: string) => idOf((await search(db, { query, language: 'en' })).results[0] ?? { content: { contentAri: '' } });
   const ids = async (query: string) => (await search(db, { query, language: 'en' })).results.map(idOf);
@@ -49,6 +51,13 @@ stopPhrases: [how do i]
     t.equal(await first('Install and Deploy - Linux'), 'install-and-deploy-linux');
     t.equal(await first('install and deploy – linux'), 'install-and-deploy-linux', 'an en dash');
     t.notOk((await ids('install -linux')).includes('install-and-deploy-linux'), '-word still excludes');
+  });
+
+  t.test('a hyphenated word finds the pages holding it, not pages holding its parts apart', async (t) => {
+    t.same(await ids('start-up'), ['start-up-time']);
+    t.same(await ids('Start-up time'), ['start-up-time']);
+    const start = await ids('start');
+    t.ok(start.includes('start-the-agent') && start.includes('start-up-time'), 'the parts are words of their own');
   });
 
   t.test('an exact title comes first, and an empty page gains nothing from being short', async (t) => {
