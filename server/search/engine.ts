@@ -310,8 +310,10 @@ async function run(engine: Engine, request: SearchRequest, text: string, mode: M
 
   // A data center result links to the version the visitor filtered by, when it exists there.
   const wantedVersions = [...new Set((request.facetFilters?.products ?? []).flatMap((p) => p.versions ?? []))];
-  // The page's rows, with their marked snippets: the description when it matches, else body fragments.
-  // Not for CJK text: the English headline parser does not see its pairs. A result whose title does
+  // The page's rows, with their marked snippets: the description when it matches, else fragments of
+  // the section whose text holds the words best (the import's passages, server/assistant/passages.ts),
+  // else of the whole body. Marking a section costs a fraction of marking the body, which the English
+  // parser reads whole. Not for CJK text: the English headline parser does not see its pairs. A result whose title does
   // not match the query but one of its section headings does links to that section.
   const highlighting = request.highlights?.enable !== false && !cjk;
   const marks = `StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_STOP}`;
@@ -323,7 +325,10 @@ async function run(engine: Engine, request: SearchRequest, text: string, mode: M
          order by string_to_array(r.version, '.')::int[] desc limit 1), e.path) as path,
        ${highlighting ? `case when to_tsvector('english', coalesce(e.description, '')) @@ $1::tsquery
          then ts_headline('english', e.description, $1::tsquery, $4)
-         else ts_headline('english', coalesce(e.search_text, e.description, ''), $1::tsquery, $5)
+         else ts_headline('english', coalesce(
+           (select p.body from assistant_passages p where p.entry_id = e.id and p.vector @@ $1::tsquery
+             order by ts_rank('{1, 0, 0, 0}', p.vector, $1::tsquery) desc, p.position limit 1),
+           e.search_text, e.description, ''), $1::tsquery, $5)
        end` : 'null::text'} as snippet,
        section.id as section_id, section.text as section_title
      from content_entries e left join entry_stats s on s.entry_id = e.id
