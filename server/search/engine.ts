@@ -313,8 +313,9 @@ async function run(engine: Engine, request: SearchRequest, text: string, mode: M
   // The page's rows, with their marked snippets: the description when it matches, else fragments of
   // the section whose text holds the words best (the import's passages, server/assistant/passages.ts),
   // else of the whole body. Marking a section costs a fraction of marking the body, which the English
-  // parser reads whole. Not for CJK text: the English headline parser does not see its pairs. A result whose title does
-  // not match the query but one of its section headings does links to that section.
+  // parser reads whole. Not for CJK text: the English headline parser does not see its pairs. A
+  // result whose title does not match the query but one of its section headings does links to that
+  // section.
   const highlighting = request.highlights?.enable !== false && !cjk;
   const marks = `StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_STOP}`;
   const rows = ids.length === 0 ? [] : await db.query<PageRow>(

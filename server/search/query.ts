@@ -147,8 +147,8 @@ export function parseQuery(text: string, settings: SearchSettings = NO_SETTINGS)
 
 /**
  * The clauses as SQL building a tsquery: 'all' needs every clause; 'any' (the fallback for
- * questions typed as sentences) any of them. Each alternative is a phrase, so a code's parts must
- * stand together. `add` names a parameter.
+ * questions typed as sentences) any of them. Each clause is any of its alternatives
+ * (clauseTsQuerySql), so a code's parts must stand together. `add` names a parameter.
  */
 export function tsQuerySql(parsed: ParsedQuery, mode: 'all' | 'any', add: (v: unknown) => string): string {
   const clauseSql = (c: Clause) => clauseTsQuerySql(c, add);
