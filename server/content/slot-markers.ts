@@ -21,6 +21,7 @@ const IN_VALUE = /[\uE000\uE001]|%EE%80%8[01]/i;
  * numeric character reference (`&#xE000;`, `&#57344;`), which Markdown and raw HTML decode.
  */
 const IN_MARKDOWN = /[\uE000\uE001]|%EE%80%8[01]|&#(?:x0*E00[01]|0*5734[45]);?/gi;
+const IN_MARKDOWN_ANYWHERE = new RegExp(IN_MARKDOWN.source, 'i');
 
 export const SLOT_MARKER_REASON =
   'must not contain U+E000 or U+E001, as a character, a character reference or percent-encoded (%EE%80%80, %EE%80%81): ' +
@@ -33,6 +34,8 @@ export function holdsSlotMarker(value: string): boolean {
 /** The path of every string (or key) in a parsed value that holds a delimiter. */
 export function slotMarkerPaths(value: unknown): (string | number)[][] {
   const found: (string | number)[][] = [];
+  // Almost every value has none: one native pass (JSON keeps both characters and `%` as they are) before the walk.
+  if (!IN_VALUE.test(JSON.stringify(value) ?? '')) return found;
   const stack: [unknown, (string | number)[]][] = [[value, []]];
   while (stack.length > 0) {
     const [item, at] = stack.pop() as [unknown, (string | number)[]];
@@ -51,6 +54,8 @@ export function slotMarkerPaths(value: unknown): (string | number)[][] {
 /** Where delimiters are in Markdown source, from line `fromLine` on: 1-based line, column and end column. */
 export function slotMarkersInMarkdown(text: string, fromLine = 1): { line: number; column: number; endColumn: number }[] {
   const found: { line: number; column: number; endColumn: number }[] = [];
+  // Almost every file has none: one pass over the text before any line is split out.
+  if (!IN_MARKDOWN_ANYWHERE.test(text)) return found;
   text.split('\n').forEach((content, i) => {
     if (i + 1 < fromLine) return;
     for (const match of content.matchAll(IN_MARKDOWN)) {
