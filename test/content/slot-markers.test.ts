@@ -1,9 +1,10 @@
 /**
  * Content that names a personal slot of a signed-in page (U+E000 … U+E001, server/content/slot-markers.ts)
  * is refused at import, wherever and however it is written: raw, percent-encoded in a link or image URL,
- * as a character reference, in a YAML escape of a title or a URL field; each reported `file:line:col`.
+ * as a character reference, in a YAML escape of a title, a URL field or a rich-text body, in a notice's
+ * Markdown message; each reported `file:line:col`.
  */
-import { appendFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
 import { checkContent } from '../../server/content/import.ts';
@@ -27,14 +28,31 @@ t.test('slot delimiters in a topic body, a title and a URL field are errors with
     '',
   ].join('\n'));
   await appendFile(join(dir, 'site.yaml'), 'communityUrl: https://evil.example/c?u=%EE%80%80email%EE%80%81\n');
+  // A YAML entry's rich-text body (a YAML escape), and a notice's Markdown message (a character reference).
+  await appendFile(join(dir, 'collections/acme-cloud-basics.yaml'), [
+    'body:',
+    '  nodeType: document',
+    '  data: {}',
+    '  content:',
+    '    - nodeType: paragraph',
+    '      data: {}',
+    '      content:',
+    '        - { nodeType: text, value: "Hi \\uE000name\\uE001", marks: [], data: {} }',
+    '',
+  ].join('\n'));
+  await mkdir(join(dir, 'notices'));
+  await writeFile(join(dir, 'notices/n.yaml'),
+    'id: n\ntitle: Notice\nappearance: info\nmessage: See [this](https://evil.example/n?u=&#xE000;email&#xE001;).\n');
   await writeFile(join(dir, 'fragments/shared-note.md'), '---\nid: shared-note\n---\nShared [note](https://evil.example/f?u=\uE000email\uE001).\n');
 
   const { problems, warnings } = await checkContent(dir, undefined, { workers: 1 });
   const slotProblems = sortProblems([...problems, ...warnings].filter((p) => /U\+E000/.test(p.reason)));
   const at = (p: Problem) => `${p.file}:${p.line}:${p.column} ${p.field}${p.severity ? ' (warning)' : ''}`;
   t.same(slotProblems.map(at), [
+    'collections/acme-cloud-basics.yaml:13:36 body.content.0.content.0.value',
     'fragments/shared-note.md:4:40 body',
     'fragments/shared-note.md:4:46 body',
+    'notices/n.yaml:4:10 message',
     'site.yaml:12:15 communityUrl',
     'topics/acme-cloud/first-steps.md:3:8 title',
     'topics/acme-cloud/first-steps.md:21:35 body',
