@@ -17,6 +17,7 @@ import type { Position, Problem } from './problems.ts';
 import { workerUrl } from '../worker-url.ts';
 import { FILE_TYPES, isFilePath, readContentFile, type ContentFile } from './files.ts';
 import { searchSettingsProblems } from '../search/settings.ts';
+import { SLOT_MARKER_REASON, slotMarkerPaths, slotMarkersInMarkdown } from './slot-markers.ts';
 
 export interface LoadedEntry {
   kind: EntryKind;
@@ -233,6 +234,8 @@ export function loadFile(path: string, text: string, problems: Problem[], videoH
   const fields = yaml.toJS() as Record<string, unknown>;
   // Walked always: YAML writes a NUL as the escape "\0" too, so the raw text may not show one.
   reportNuls(text, fields, lineOf, isMarkdown, fail);
+  // Fields as YAML decoded them (escapes such as "\uE000" included), a YAML entry's rich-text body too.
+  for (const at of slotMarkerPaths(fields)) fail(positionOf(at), at.join('.') || 'entry', SLOT_MARKER_REASON);
   const rawBody = fields.body;
   if (body && !isMarkdown) delete fields.body;
 
@@ -253,6 +256,7 @@ export function loadFile(path: string, text: string, problems: Problem[], videoH
     entry.document = md.document;
     entry.embedded = md.embedded;
     entry.sections = md.sections;
+    reportBodySlotMarkers(path, text, md, problems);
   } else if (body && rawBody !== undefined) {
     const document = rawBody as Document;
     const errors = typeof rawBody === 'object' && rawBody !== null && (rawBody as { nodeType?: unknown }).nodeType === 'document'
@@ -271,9 +275,26 @@ export function loadFile(path: string, text: string, problems: Problem[], videoH
       problems.push({ file: path, line, field: 'message', reason, ...(hint ? { hint } : {}), ...(warning ? { severity: 'warning' as const } : {}) });
     }
     entry.fieldDocuments = { message: md.document };
+    // A character reference in the message decodes only here (the raw field was checked above).
+    if (slotMarkerPaths(fields.message).length === 0 && slotMarkerPaths([md.document, md.embedded]).length > 0) {
+      fail(positionOf(['message']), 'message', SLOT_MARKER_REASON);
+    }
     Object.assign(entry.embedded, md.embedded);
   }
   return entry;
+}
+
+/**
+ * Slot delimiters in a Markdown body, each where it is written; one that only the parsed body shows (a
+ * form the source scan does not know) at the body's first line, so none is ever let through.
+ */
+function reportBodySlotMarkers(path: string, text: string, md: ReturnType<typeof parseMarkdown>, problems: Problem[]) {
+  const { bodyLine } = splitFrontMatter(text);
+  const written = slotMarkersInMarkdown(text, bodyLine);
+  for (const at of written) problems.push({ file: path, ...at, endLine: at.line, field: 'body', reason: SLOT_MARKER_REASON });
+  if (written.length === 0 && slotMarkerPaths([md.document, md.embedded, md.sections]).length > 0) {
+    problems.push({ file: path, line: bodyLine, field: 'body', reason: SLOT_MARKER_REASON });
+  }
 }
 
 const NUL = '\u0000';

@@ -12,6 +12,7 @@
  * at the end of the form-token window, after a page's own lifetime; not used while content changes may
  * go unheard; only 200s at addresses without a query string, a bounded number, oldest out first.
  */
+import { randomBytes } from 'node:crypto';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -23,16 +24,22 @@ import { COMPRESS_MIN_BYTES, keptHeaders, keyOf, windowEnd } from '../plugins/pa
 import { isPersonalRequest } from '../plugins/cache-rules.ts';
 import { pageOptionsOf } from '../plugins/render.ts';
 import { requestVisitor } from './roles.ts';
+import { SLOT_CLOSE, SLOT_OPEN } from '../content/slot-markers.ts';
 import type { Config } from '../config.ts';
 
-/** Private-use characters: never in content or in what React writes, so a placeholder is unmistakable. */
-const PLACEHOLDER = {
-  name: '\uE000name\uE001',
-  email: '\uE000email\uE001',
-  avatar: '\uE000avatar\uE001',
-  initials: '\uE000initials\uE001',
-} as const;
-const ANY_PLACEHOLDER = /\uE000(name|email|avatar|initials)\uE001/g;
+/**
+ * A personal slot: U+E000, a nonce made for this one render, the field, U+E001. Only the slots this
+ * render put in are filled: text a page shows that someone else wrote (a body, a title, a request's
+ * message) cannot name a slot, even if it slipped past the import's check (server/content/slot-markers.ts),
+ * because it cannot know the nonce: it is never sent (every slot is filled first), and no other render
+ * uses it.
+ */
+const FIELDS = ['name', 'email', 'avatar', 'initials'] as const;
+type Field = (typeof FIELDS)[number];
+const slot = (nonce: string, field: Field) => `${SLOT_OPEN}${nonce}:${field}${SLOT_CLOSE}`;
+/** 128 random bits, hex: nothing in them that HTML or JSON escaping would change. */
+export const slotNonce = () => randomBytes(16).toString('hex');
+const slotsOf = (nonce: string) => new RegExp(`${SLOT_OPEN}${nonce}:(${FIELDS.join('|')})${SLOT_CLOSE}`, 'g');
 
 /** Role templates kept at most (pages × roles); about 20 KB each. */
 export const MAX_TEMPLATES = 1000;
@@ -48,20 +55,21 @@ interface Template {
   expires: number;
 }
 
-/** Requests whose page is being rendered as a role template (chrome.ts asks). */
-const rendering = new WeakSet<FastifyRequest>();
+/** Requests whose page is being rendered as a role template (chrome.ts asks), with their render's nonce. */
+const rendering = new WeakMap<FastifyRequest, string>();
 /** Requests answered from a template. */
 const answered = new WeakSet<FastifyRequest>();
 
 /** The visitor to render: the real one, or for a role template its role with placeholders for the rest. */
 export function renderedVisitor(request: FastifyRequest, visitor: Visitor): Visitor {
-  if (!rendering.has(request) || !visitor.signedIn) return visitor;
+  const nonce = rendering.get(request);
+  if (nonce === undefined || !visitor.signedIn) return visitor;
   return {
     ...visitor, id: undefined,
-    displayName: visitor.displayName ? PLACEHOLDER.name : undefined,
-    email: PLACEHOLDER.email,
-    avatarUrl: visitor.avatarUrl ? PLACEHOLDER.avatar : undefined,
-    initials: PLACEHOLDER.initials,
+    displayName: visitor.displayName ? slot(nonce, 'name') : undefined,
+    email: slot(nonce, 'email'),
+    avatarUrl: visitor.avatarUrl ? slot(nonce, 'avatar') : undefined,
+    initials: slot(nonce, 'initials'),
   };
 }
 
@@ -86,12 +94,12 @@ export const escapeJsonString = (text: string) => JSON.stringify(text).slice(1, 
 const JSON_FIELD = 'json:';
 
 /**
- * A rendered template split at its placeholders, once, so filling it is a join. Each placeholder's
+ * A rendered template split at its render's slots (`nonce`), once, so filling it is a join. Each slot's
  * context is decided here: inside a JSON data block (an island's props) its field name is marked
  * `json:`, elsewhere (text and attributes) it is plain.
  */
-export function split(template: string): string[] {
-  const parts = template.split(ANY_PLACEHOLDER);
+export function split(template: string, nonce: string): string[] {
+  const parts = template.split(slotsOf(nonce));
   let inJson = false;
   for (let i = 0; i < parts.length; i += 2) {
     const text = (parts[i] as string).toLowerCase();
@@ -203,17 +211,18 @@ export default fp<PersonalPagesOptions>(async (app, opts) => {
       return reply;
     }
     if (found) templates.delete(key);
-    rendering.add(request);
+    rendering.set(request, slotNonce());
     startedIn.set(request, generation);
     return undefined;
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
-    if (answered.has(request) || !rendering.has(request) || typeof payload !== 'string') return payload;
+    const nonce = rendering.get(request);
+    if (answered.has(request) || nonce === undefined || typeof payload !== 'string') return payload;
     const options = pageOptionsOf(request);
     const visitor = await visitorOf(request);
     // Whatever happens to the template, this visitor gets their own page.
-    const parts = split(payload);
+    const parts = split(payload, nonce);
     // (A Set-Cookie here is this visitor's session being re-sealed: not part of the page, not kept.)
     if (options?.sharedByRole && reply.statusCode === 200 && startedIn.get(request) === generation) {
       const now = clock();

