@@ -36,6 +36,7 @@ import { sendErrorPage } from './http/error-page.tsx';
 import health from './routes/health.ts';
 import adminPlugin from './plugins/admin.ts';
 import shutdownPlugin from './plugins/shutdown.ts';
+import requestDeadline from './plugins/request-deadline.ts';
 import loadShedding from './plugins/load-shedding.ts';
 import accessLog from './plugins/access-log.ts';
 import identity from './identity/plugin.ts';
@@ -115,6 +116,8 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(requestGuard);
   await fastify.register(cacheRules);
 
+  // A deadline for reading each request (REQUEST_TIMEOUT_MS), so a body that stops cannot hold a connection.
+  await fastify.register(requestDeadline, { timeoutMs: config.requestTimeoutMs });
   await fastify.register(shutdownPlugin, { timeoutMs: config.shutdownTimeoutMs });
   await fastify.register(loadShedding, {
     maxEventLoopDelayMs: config.overloadMaxEventLoopDelayMs, maxEventLoopUtilization: config.overloadMaxEventLoopUtilization,

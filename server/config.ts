@@ -23,6 +23,8 @@ export const ConfigSchema = Type.Object({
   /** Fastify's trustProxy: off, on (any hop), a hop count, or the proxies' addresses and CIDR ranges. */
   trustProxy: Type.Union([Type.Boolean(), Type.Integer({ minimum: 1 }), Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })]),
   shutdownTimeoutMs: Type.Integer({ minimum: 0 }),
+  /** How long a client has to send a whole request, head and body (server/plugins/request-deadline.ts). */
+  requestTimeoutMs: Type.Integer({ minimum: 1 }),
   overloadMaxEventLoopDelayMs: Type.Integer({ minimum: 0 }),
   overloadMaxEventLoopUtilization: Type.Number({ minimum: 0, maximum: 1 }),
   overloadMaxHeapUsedMb: Type.Optional(Type.Integer({ minimum: 0 })),
@@ -199,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     staffDomain: env.STAFF_EMAIL_DOMAIN || undefined,
     trustProxy: trustProxy(env.TRUST_PROXY),
     shutdownTimeoutMs: num(env.SHUTDOWN_TIMEOUT_MS, 10_000),
+    requestTimeoutMs: num(env.REQUEST_TIMEOUT_MS, 120_000),
     overloadMaxEventLoopDelayMs: num(env.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS, 1000),
     overloadMaxEventLoopUtilization: num(env.OVERLOAD_MAX_EVENT_LOOP_UTILIZATION, 0),
     overloadMaxHeapUsedMb: env.OVERLOAD_MAX_HEAP_USED_MB ? Number(env.OVERLOAD_MAX_HEAP_USED_MB) : undefined,
@@ -257,7 +260,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       port: 'PORT', host: 'HOST', databaseUrl: 'DATABASE_URL', dataDir: 'DATA_DIR', contentDir: 'CONTENT_DIR',
       importOnStart: 'IMPORT_ON_START', logLevel: 'LOG_LEVEL', accessLog: 'ACCESS_LOG', publicUrl: 'PUBLIC_URL', previewToken: 'PREVIEW_TOKEN',
       identityUrl: 'IDENTITY_URL', staffDomain: 'STAFF_EMAIL_DOMAIN', trustProxy: 'TRUST_PROXY',
-      shutdownTimeoutMs: 'SHUTDOWN_TIMEOUT_MS', overloadMaxEventLoopDelayMs: 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS',
+      shutdownTimeoutMs: 'SHUTDOWN_TIMEOUT_MS', requestTimeoutMs: 'REQUEST_TIMEOUT_MS', overloadMaxEventLoopDelayMs: 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS',
       overloadMaxEventLoopUtilization: 'OVERLOAD_MAX_EVENT_LOOP_UTILIZATION', overloadMaxHeapUsedMb: 'OVERLOAD_MAX_HEAP_USED_MB',
       overloadRetryAfterS: 'OVERLOAD_RETRY_AFTER_S',
       rateLimitMax: 'RATE_LIMIT_MAX', rateLimitWindow: 'RATE_LIMIT_WINDOW',

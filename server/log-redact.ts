@@ -42,7 +42,34 @@ export function redactUrl(url: string | undefined): string | undefined {
   return `${path}?${query.join('&')}`;
 }
 
-/** Free text (an error message, a stack) with URL secrets and e-mail-like text masked. */
+/**
+ * An address in free text: neither side holds a path's `/` or `:`, so a stack frame through a scoped
+ * package (`(file:///app/node_modules/@fastify/multipart/index.js:1:2)`) stays readable, and a domain
+ * ends in a label starting with a letter (`.pnpm/fastify@5.1.0` is a version); an address in a message,
+ * quoted or in brackets, or a folder named after one, is still masked.
+ */
+const ADDRESS_IN_TEXT = /[^\s@<>()[\]/\\:;,"'`]+@[^\s@<>()[\]/\\:;,"'`]+\.[A-Za-z][^\s@<>()[\]/\\:;,"'`]*/g;
+
+/** Free text (an error message, a stack) with URL secrets and e-mail addresses masked. */
 export function redactText(text: string): string {
-  return maskEmails(text.replace(/([?&](?:preview|_csrf|code|id_token_hint)=)[^&\s'"]*/gi, `$1${REDACTED}`));
+  return text.replace(/([?&](?:preview|_csrf|code|id_token_hint)=)[^&\s'"]*/gi, `$1${REDACTED}`).replace(ADDRESS_IN_TEXT, '[email]');
+}
+
+/**
+ * Fields of a database error that hold the statement's values: PGlite attaches `params` (and the
+ * options it ran with) to the errors it throws; no value a visitor sent belongs in a log line.
+ */
+const VALUE_FIELDS = new Set(['params', 'parameters', 'queryParams', 'queryOptions', 'values', 'bindings']);
+
+/**
+ * A serialized error fit for a log line, at any depth (a cause, an error kept on another): no field
+ * holding a statement's values, and every string with its secrets and addresses masked.
+ */
+export function redactError(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return redactText(value);
+  if (value === null || typeof value !== 'object' || depth > 8) return value;
+  if (Array.isArray(value)) return value.map((v) => redactError(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) if (!VALUE_FIELDS.has(key)) out[key] = redactError(v, depth + 1);
+  return out;
 }

@@ -1,7 +1,7 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { LoggerOptions } from 'pino';
 import pino from 'pino';
-import { redactText, redactUrl } from './log-redact.ts';
+import { redactError, redactUrl } from './log-redact.ts';
 
 interface LoggedRequest {
   method?: string;
@@ -32,10 +32,7 @@ export const logSerializers = {
   /** Any `url` a log call names (the error handler's, a route's). */
   url: (url: unknown) => (typeof url === 'string' ? redactUrl(url) : url),
   err(err: Error) {
-    const serialized = pino.stdSerializers.err(err);
-    if (typeof serialized.message === 'string') serialized.message = redactText(serialized.message);
-    if (typeof serialized.stack === 'string') serialized.stack = redactText(serialized.stack);
-    return serialized;
+    return redactError(pino.stdSerializers.err(err));
   },
 };
 

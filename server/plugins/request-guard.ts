@@ -26,6 +26,23 @@ export function findNul(value: unknown, root: string): string | undefined {
   return undefined;
 }
 
+/**
+ * A number that is not finite, as `querystring/page`: a route schema's integer or number coerces
+ * `Infinity` or `1e309` from a query string to Infinity and Ajv's minimum and maximum skip it, so
+ * `?page=Infinity` would reach the database (issue 25 item 5). Iterative, like findNul.
+ */
+export function findNonFinite(value: unknown, root: string): string | undefined {
+  const stack: [unknown, string][] = [[value, root]];
+  while (stack.length > 0) {
+    const [v, where] = stack.pop() as [unknown, string];
+    if (typeof v === 'number' && !Number.isFinite(v)) return where;
+    if (v !== null && typeof v === 'object' && !Buffer.isBuffer(v)) {
+      for (const [key, child] of Object.entries(v)) stack.push([child, `${where}/${key}`]);
+    }
+  }
+  return undefined;
+}
+
 /** Path, then query: the first part holding a NUL (raw or %00), named as the visitor wrote it. */
 function nulInUrl(request: FastifyRequest): string | undefined {
   const url = request.originalUrl ?? request.url;
@@ -79,5 +96,11 @@ export default fp(async (app) => {
     if (request.body === undefined) return;
     const where = findNul(request.body, 'body');
     if (where) throw nulError(where);
+  });
+
+  // After each route's schema has validated (and coerced) its input: a 400 naming the parameter.
+  app.addHook('preHandler', async (request) => {
+    const where = findNonFinite(request.query, 'querystring') ?? findNonFinite(request.params, 'params') ?? findNonFinite(request.body, 'body');
+    if (where) throw new HttpError(400, 'FST_ERR_VALIDATION', `${where} must be a finite number`);
   });
 }, { name: 'request-guard' });

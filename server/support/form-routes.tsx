@@ -39,14 +39,31 @@ interface ParsedBody {
   hadFiles: boolean;
 }
 
+/** A multipart body refused part-way (a file too many, or too large): what was read before the refusal. */
+class CutShort extends Error {
+  constructor(readonly body: ParsedBody) {
+    super('multipart body refused part-way');
+  }
+}
+
+/** An answer given before the body was read to its end: the connection cannot carry another request. */
+const CLOSE = { connection: 'close' };
+/** Room for each file part's own head (name, file name, type) and its boundary. */
+const PART_HEAD_BYTES = 1024;
+
 export default async function formRoutes(app: FastifyInstance, { config }: { config: Config }) {
   const ctx = loaderContext(app, config);
   const rules = { maxFiles: config.attachmentMaxFiles, maxBytes: config.attachmentMaxBytes, types: config.attachmentTypes };
-  // Busboy's own limits bound a multipart body: a few extra file parts are read only to be named in the refusal.
+  // Busboy's limits bound each part (one file more than allowed is let through, to be named in the
+  // refusal); the body as a whole is bounded by multipartLimit: the files it may hold and the fields an
+  // urlencoded form may have.
   await app.register(multipart, {
     throwFileSizeLimit: false,
-    limits: { fileSize: rules.maxBytes, files: rules.maxFiles + 5, fields: 60, fieldSize: 100_000, parts: 80, headerPairs: 100 },
+    limits: { fileSize: rules.maxBytes, files: rules.maxFiles + 1, fields: 60, fieldSize: 100_000, parts: 80, headerPairs: 100 },
   });
+  const multipartLimit = rules.maxFiles * (rules.maxBytes + PART_HEAD_BYTES) + URLENCODED_LIMIT;
+  const tooLarge = () => new HttpError(413, 'BODY_TOO_LARGE',
+    `This form is larger than ${sizeText(multipartLimit)}, the most a support request can be; attach fewer or smaller files.`, CLOSE);
   // The rate limiter's database counters (server/plugins/rate-limit.ts), per client network and per account.
   const Counter = databaseStore(app.db, app.log);
   const counter = new Counter();
@@ -101,18 +118,40 @@ export default async function formRoutes(app: FastifyInstance, { config }: { con
     return reply.headers(headers).page(<SupportFormPage {...model} />, { status, cache: 'private' });
   }
 
+  /**
+   * The form's fields and files from a multipart body, refusing at once what no form of ours sends: a
+   * file in a field that is not the form's file field, a file more than it takes, a file over its size,
+   * a body over its bound. Those are answered before the rest of the body is read and the connection is
+   * closed, so a body that never ends cannot hold the request open (issue 25 item 1); REQUEST_TIMEOUT_MS
+   * cuts a body that stalls anywhere else.
+   */
   async function readBody(request: FastifyRequest, prepared: Prepared, lang: 'en' | 'ja'): Promise<ParsedBody> {
     if (!request.isMultipart()) return { posted: (request.body ?? {}) as Posted, attachments: [], fileErrors: [], hadFiles: false };
     const t = stringsFor(lang).supportForm;
     const fileField = prepared.shown.fields.find((f) => f.type === 'file');
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (declared > multipartLimit) throw tooLarge();
     const posted: Posted = {};
     const attachments: NewAttachment[] = [];
     const refused: string[] = [];
-    const extra: string[] = [];
     let hadFiles = false;
     let tooMany = false;
+    // The first refusal ends the reading: every wait below is raced against it.
+    let stop: (error: Error) => void = () => {};
+    const stopped = new Promise<never>((_resolve, reject) => (stop = reject));
+    stopped.catch(() => {});
+    const until = <T,>(work: Promise<T>) => Promise.race([work, stopped]);
+    let bytes = 0;
+    const count = (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > multipartLimit) stop(tooLarge());
+    };
+    request.raw.on('data', count);
+    const cutShort = (messages: string[]) => new CutShort({ posted, attachments, hadFiles: true, fileErrors: fileField ? [{ field: fileField.name, message: messages.join('. ') }] : [] });
     try {
-      for await (const part of request.parts()) {
+      const parts = request.parts()[Symbol.asyncIterator]();
+      for (let next = await until(parts.next()); !next.done; next = await until(parts.next())) {
+        const part = next.value;
         if (part.type === 'field') {
           const value = typeof part.value === 'string' ? part.value : '';
           const before = posted[part.fieldname];
@@ -120,32 +159,37 @@ export default async function formRoutes(app: FastifyInstance, { config }: { con
           continue;
         }
         if (!part.filename) {
-          await part.toBuffer();
+          // An empty file input: no file chosen. Its part is empty, so this read ends with the part.
+          await until(part.toBuffer());
           continue;
         }
         hadFiles = true;
-        if (!fileField || part.fieldname !== fileField.name || attachments.length + refused.length >= rules.maxFiles) {
-          part.file.resume();
-          await new Promise((resolve) => part.file.once('end', resolve).once('close', resolve));
-          extra.push(part.filename);
-          continue;
+        if (!fileField) throw new HttpError(400, 'FILE_NOT_ALLOWED', 'This form takes no files; send it without any.', CLOSE);
+        if (part.fieldname !== fileField.name) {
+          throw new HttpError(400, 'FILE_NOT_ALLOWED', `“${part.fieldname}” is not a file field; files go in “${fileField.name}”.`, CLOSE);
         }
-        const data = await part.toBuffer();
-        if (part.file.truncated) refused.push(t.errors.fileTooLarge(part.filename, sizeText(rules.maxBytes)));
-        else {
-          const problem = fileProblem(part.filename, data, rules);
-          if (problem === 'type') refused.push(t.errors.fileType(part.filename, rules.types.join(', ')));
-          else if (problem === 'mismatch') refused.push(t.errors.fileMismatch(part.filename));
-          else attachments.push(storedAttachment(part.filename, data));
-        }
+        if (attachments.length + refused.length >= rules.maxFiles) throw cutShort([...refused, t.errors.tooManyFiles(rules.maxFiles, part.filename)]);
+        const tooBig = new Promise<never>((_resolve, reject) => part.file.once('limit', () => reject(cutShort([...refused, t.errors.fileTooLarge(part.filename, sizeText(rules.maxBytes))]))));
+        tooBig.catch(() => {});
+        const data = await until(Promise.race([part.toBuffer(), tooBig]));
+        if (part.file.truncated) throw cutShort([...refused, t.errors.fileTooLarge(part.filename, sizeText(rules.maxBytes))]);
+        const problem = fileProblem(part.filename, data, rules);
+        if (problem === 'type') refused.push(t.errors.fileType(part.filename, rules.types.join(', ')));
+        else if (problem === 'mismatch') refused.push(t.errors.fileMismatch(part.filename));
+        else attachments.push(storedAttachment(part.filename, data));
       }
     } catch (error) {
+      if (error instanceof HttpError || error instanceof CutShort) throw error;
+      // Nobody is left to answer (the body was cut at its deadline, or the client went away).
+      if (request.raw.destroyed) throw error;
       // More parts than any form of ours has: the rest are not read.
       request.log.info({ err: error }, 'support form: multipart body cut short');
       tooMany = true;
+    } finally {
+      request.raw.off('data', count);
     }
     const messages = [...refused];
-    if (extra.length > 0 || tooMany) messages.push(t.errors.tooManyFiles(rules.maxFiles, extra.length > 0 ? extra.join(', ') : '…'));
+    if (tooMany) messages.push(t.errors.tooManyFiles(rules.maxFiles, '…'));
     const fileErrors = messages.length > 0 && fileField ? [{ field: fileField.name, message: messages.join('. ') }] : [];
     return { posted, attachments, fileErrors, hadFiles };
   }
@@ -156,7 +200,17 @@ export default async function formRoutes(app: FastifyInstance, { config }: { con
     if (!prepared) throw new HttpError(404, 'NOT_FOUND', 'There is no form at this address.');
     const lang = langOf(target.language);
     const t = stringsFor(lang).supportForm;
-    const body = await readBody(request, prepared, lang);
+    let body: ParsedBody;
+    try {
+      body = await readBody(request, prepared, lang);
+    } catch (error) {
+      if (!(error instanceof CutShort)) throw error;
+      // Only the files' refusal: the form's other checks wait for the whole form, which was not read.
+      const { posted } = error.body;
+      const about = await aboutOf(app, posted.page, posted.reason);
+      const { values } = checkForm(prepared.shown, posted, prepared.products, t);
+      return again(request, reply, target, prepared, 422, { values, chooseFilesAgain: true, errors: error.body.fileErrors }, about, CLOSE);
+    }
     const { posted } = body;
     const about = await aboutOf(app, posted.page, posted.reason);
     const chooseFilesAgain = body.hadFiles;
@@ -253,7 +307,7 @@ export default async function formRoutes(app: FastifyInstance, { config }: { con
 
   const routeOptions = {
     // An urlencoded form: its longest text (20 000 characters, up to 9 bytes each percent-encoded) and
-    // the rest. A multipart body is bounded by busboy's limits above instead (files × size, fields × size).
+    // the rest. A multipart body is bounded by multipartLimit above instead (its files and fields).
     bodyLimit: URLENCODED_LIMIT,
     config: { stateChanging: { crossSiteMessage: 'Support requests can only be sent from this site.' } },
   };
