@@ -16,6 +16,7 @@ import type { EventType } from './catalogue.ts';
 import { BatchSchema, MAX_BATCH_BYTES, checkEvent, type Refusal } from './schemas.ts';
 import { EventWriter, type EventRow, type WriterOptions } from './store.ts';
 import { rollUp } from './rollup.ts';
+import { NetworkAllowance } from './allowance.ts';
 import { HttpError } from '../http/http-error.ts';
 
 export const EVENTS_PATH = '/api/events';
@@ -59,6 +60,8 @@ export interface Analytics {
   /** Counts a server-side event for this request, when it may be recorded. */
   record(request: FastifyRequest, event: ServerEvent): void;
   readonly writer: EventWriter;
+  /** ANALYTICS_RATE_LIMIT's counts per client network (tests flush it). */
+  readonly allowance: NetworkAllowance;
   /** Rolls complete days up and applies the retention (the periodic job; tests call it with a fixed time). */
   rollUp(now?: Date): ReturnType<typeof rollUp>;
 }
@@ -106,13 +109,14 @@ async function events(app: FastifyInstance, opts: EventsOptions) {
   const writer = new EventWriter(() => app.db, app.log as FastifyBaseLogger, opts.writer);
   const searched = new WeakSet<FastifyRequest>();
   const remembered = new Map<string, ServerEvent[]>();
-  const allowance = new ClientAllowance(config.analyticsRateLimit, 60_000);
+  const allowance = new NetworkAllowance(() => app.db, app.log as FastifyBaseLogger, { max: config.analyticsRateLimit, clock: now });
   const counts = (request: FastifyRequest) => config.analytics && !optedOut(request.headers) && !isBot(request.headers['user-agent']);
 
   const analytics: Analytics = {
     enabled: config.analytics,
     counts,
     writer,
+    allowance,
     record(request, event) {
       if (!counts(request)) return;
       writer.record({
@@ -187,8 +191,9 @@ async function events(app: FastifyInstance, opts: EventsOptions) {
       const problems: { index: number; reason: string; field?: string; message: string }[] = [];
       let accepted = 0;
       const at = now();
-      // What this client may still send this minute; the rest of the batch is refused and counted.
-      const allowed = allowance.take(request.ip, batch.events.length, at);
+      // What this client's network (its /24, or IPv6 /64) may still send this minute; the rest of the batch
+      // is refused and counted. The secrets plugin registers after this one: its key is looked up per request.
+      const allowed = await allowance.take(app.visitorIds.networkKey(request.ip, 64), batch.events.length);
       if (allowed < batch.events.length) refused.rate_limited = batch.events.length - allowed;
       batch.events.slice(0, allowed).forEach((raw, index) => {
         const checked = checkEvent(raw);
@@ -228,6 +233,7 @@ async function events(app: FastifyInstance, opts: EventsOptions) {
   app.addHook('onClose', async () => {
     if (timer) clearInterval(timer);
     if (first) clearTimeout(first);
+    await allowance.close();
     await writer.close();
   });
 }
@@ -253,32 +259,4 @@ export function findLoneSurrogate(value: unknown, root: string): string | undefi
     }
   }
   return undefined;
-}
-
-/**
- * Events per client and minute (ANALYTICS_RATE_LIMIT), kept in memory on each instance: a browser sends a
- * few events a page, so the limit only stops a client flooding the tables. Fixed windows; the map is
- * swept of ended windows when it grows large, and emptied if it is still too large (a flood of addresses).
- */
-export class ClientAllowance {
-  readonly #windows = new Map<string, { start: number; used: number }>();
-  constructor(private readonly max: number, private readonly windowMs: number, private readonly clients = 10_000) {}
-
-  /** How many of `wanted` events the client may send now (and counts them as sent). */
-  take(client: string, wanted: number, now: number): number {
-    let window = this.#windows.get(client);
-    if (!window || now - window.start >= this.windowMs) {
-      if (!window && this.#windows.size >= this.clients) this.#sweep(now);
-      window = { start: now, used: 0 };
-      this.#windows.set(client, window);
-    }
-    const allowed = Math.max(0, Math.min(wanted, this.max - window.used));
-    window.used += allowed;
-    return allowed;
-  }
-
-  #sweep(now: number) {
-    for (const [client, window] of this.#windows) if (now - window.start >= this.windowMs) this.#windows.delete(client);
-    if (this.#windows.size >= this.clients) this.#windows.clear();
-  }
 }
