@@ -16,6 +16,8 @@ import type { EventType } from './catalogue.ts';
 import { BatchSchema, MAX_BATCH_BYTES, checkEvent, type Refusal } from './schemas.ts';
 import { EventWriter, type EventRow, type WriterOptions } from './store.ts';
 import { rollUp } from './rollup.ts';
+import { NetworkAllowance } from './allowance.ts';
+import { HttpError } from '../http/http-error.ts';
 
 export const EVENTS_PATH = '/api/events';
 
@@ -58,6 +60,8 @@ export interface Analytics {
   /** Counts a server-side event for this request, when it may be recorded. */
   record(request: FastifyRequest, event: ServerEvent): void;
   readonly writer: EventWriter;
+  /** ANALYTICS_RATE_LIMIT's counts per client network (tests flush it). */
+  readonly allowance: NetworkAllowance;
   /** Rolls complete days up and applies the retention (the periodic job; tests call it with a fixed time). */
   rollUp(now?: Date): ReturnType<typeof rollUp>;
 }
@@ -105,13 +109,14 @@ async function events(app: FastifyInstance, opts: EventsOptions) {
   const writer = new EventWriter(() => app.db, app.log as FastifyBaseLogger, opts.writer);
   const searched = new WeakSet<FastifyRequest>();
   const remembered = new Map<string, ServerEvent[]>();
-  const allowance = new ClientAllowance(config.analyticsRateLimit, 60_000);
+  const allowance = new NetworkAllowance(() => app.db, app.log as FastifyBaseLogger, { max: config.analyticsRateLimit, clock: now });
   const counts = (request: FastifyRequest) => config.analytics && !optedOut(request.headers) && !isBot(request.headers['user-agent']);
 
   const analytics: Analytics = {
     enabled: config.analytics,
     counts,
     writer,
+    allowance,
     record(request, event) {
       if (!counts(request)) return;
       writer.record({
@@ -156,50 +161,60 @@ async function events(app: FastifyInstance, opts: EventsOptions) {
     analytics.record(request, { type: 'page_view', path, key: locale });
   });
 
-  // The island's batches: JSON, or text/plain (what sendBeacon sends).
-  app.post(EVENTS_PATH, { bodyLimit: MAX_BATCH_BYTES, schema: { hide: true } }, async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    if (!counts(request)) return reply.code(204).send();
-    let body: unknown = request.body;
-    if (typeof body === 'string') {
-      try {
-        body = JSON.parse(body);
-      } catch {
-        return reply.code(400).send({ statusCode: 400, error: 'Bad Request', message: 'body: not JSON' });
-      }
-    }
-    const [problem] = Value.Errors(BatchSchema, body);
-    if (problem) {
-      const field = problem.instancePath.slice(1) || 'body';
-      return reply.code(400).send({ statusCode: 400, error: 'Bad Request', message: `${field}: ${problem.message}` });
-    }
-    const batch = body as { sessionId?: string; persistentId?: string; events: unknown[] };
-    const refused: Partial<Record<Refusal | 'buffer_full' | 'rate_limited', number>> = {};
-    const problems: { index: number; reason: string; field?: string; message: string }[] = [];
-    let accepted = 0;
-    const at = now();
-    // What this client may still send this minute; the rest of the batch is refused and counted.
-    const allowed = allowance.take(request.ip, batch.events.length, at);
-    if (allowed < batch.events.length) refused.rate_limited = batch.events.length - allowed;
-    batch.events.slice(0, allowed).forEach((raw, index) => {
-      const checked = checkEvent(raw);
-      if (!checked.ok) {
-        refused[checked.reason] = (refused[checked.reason] ?? 0) + 1;
-        if (problems.length < 10) problems.push({ index, reason: checked.reason, message: checked.message, ...(checked.field ? { field: checked.field } : {}) });
-        return;
-      }
-      const e = checked.event;
-      const row: EventRow = {
-        // The browser's clock, kept within the server's window.
-        occurredAt: new Date(Math.min(at, Math.max(at - CLOCK_WINDOW_MS, e.at ?? at))),
-        type: e.type, source: 'client', sessionId: batch.sessionId ?? null, persistentId: batch.persistentId ?? null,
-        path: cleanPath(e.path), term: clean(e.term, 200), queryId: e.queryId ?? null, key: clean(e.key, 200),
-        value: e.value ?? null, data: cleanData(e.data),
-      };
-      if (writer.record(row)) accepted += 1;
-      else refused.buffer_full = (refused.buffer_full ?? 0) + 1;
+  // The island's batches: JSON, or text/plain (what sendBeacon sends), in a scope of their own where
+  // text/plain is parsed as JSON by the JSON parser. So both are the same object by the time the request
+  // guard looks at bodies (a NUL written "\u0000" in the JSON text is a NUL in a field either way).
+  await app.register(async (scope) => {
+    const json = scope.getDefaultJsonParser('error', 'error');
+    scope.removeContentTypeParser('text/plain');
+    scope.addContentTypeParser('text/plain', { parseAs: 'string' }, (request, text, done) => {
+      json(request, text.toString(), (error, parsed) => {
+        // A raw NUL is no JSON either; it is named, as the request guard names it in other bodies.
+        if (error) done(new HttpError(400, 'FST_ERR_VALIDATION', text.includes('\u0000') ? 'body: must not contain a NUL character' : 'body: not JSON'), undefined);
+        else done(null, parsed);
+      });
     });
-    return reply.code(202).send({ accepted, refused, ...(problems.length > 0 ? { problems } : {}) });
+    scope.post(EVENTS_PATH, { bodyLimit: MAX_BATCH_BYTES, schema: { hide: true } }, async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      if (!counts(request)) return reply.code(204).send();
+      const body: unknown = request.body;
+      // PostgreSQL refuses a lone surrogate in jsonb (and text would keep U+FFFD in its place).
+      const unpaired = findLoneSurrogate(body, 'body');
+      if (unpaired) return reply.code(400).send({ statusCode: 400, error: 'Bad Request', message: `${unpaired}: must not contain a lone surrogate (not well-formed Unicode)` });
+      const [problem] = Value.Errors(BatchSchema, body);
+      if (problem) {
+        const field = problem.instancePath.slice(1) || 'body';
+        return reply.code(400).send({ statusCode: 400, error: 'Bad Request', message: `${field}: ${problem.message}` });
+      }
+      const batch = body as { sessionId?: string; persistentId?: string; events: unknown[] };
+      const refused: Partial<Record<Refusal | 'buffer_full' | 'rate_limited', number>> = {};
+      const problems: { index: number; reason: string; field?: string; message: string }[] = [];
+      let accepted = 0;
+      const at = now();
+      // What this client's network (its /24, or IPv6 /64) may still send this minute; the rest of the batch
+      // is refused and counted. The secrets plugin registers after this one: its key is looked up per request.
+      const allowed = await allowance.take(app.visitorIds.networkKey(request.ip, 64), batch.events.length);
+      if (allowed < batch.events.length) refused.rate_limited = batch.events.length - allowed;
+      batch.events.slice(0, allowed).forEach((raw, index) => {
+        const checked = checkEvent(raw);
+        if (!checked.ok) {
+          refused[checked.reason] = (refused[checked.reason] ?? 0) + 1;
+          if (problems.length < 10) problems.push({ index, reason: checked.reason, message: checked.message, ...(checked.field ? { field: checked.field } : {}) });
+          return;
+        }
+        const e = checked.event;
+        const row: EventRow = {
+          // The browser's clock, kept within the server's window.
+          occurredAt: new Date(Math.min(at, Math.max(at - CLOCK_WINDOW_MS, e.at ?? at))),
+          type: e.type, source: 'client', sessionId: batch.sessionId ?? null, persistentId: batch.persistentId ?? null,
+          path: cleanPath(e.path), term: clean(e.term, 200), queryId: e.queryId ?? null, key: clean(e.key, 200),
+          value: e.value ?? null, data: cleanData(e.data),
+        };
+        if (writer.record(row)) accepted += 1;
+        else refused.buffer_full = (refused.buffer_full ?? 0) + 1;
+      });
+      return reply.code(202).send({ accepted, refused, ...(problems.length > 0 ? { problems } : {}) });
+    });
   });
 
   // Roll-up and retention, every hour on every instance (the work is idempotent).
@@ -218,36 +233,30 @@ async function events(app: FastifyInstance, opts: EventsOptions) {
   app.addHook('onClose', async () => {
     if (timer) clearInterval(timer);
     if (first) clearTimeout(first);
+    await allowance.close();
     await writer.close();
   });
 }
 
 export default fp(events, { name: 'signpost-events', dependencies: ['db'] });
 
-/**
- * Events per client and minute (ANALYTICS_RATE_LIMIT), kept in memory on each instance: a browser sends a
- * few events a page, so the limit only stops a client flooding the tables. Fixed windows; the map is
- * swept of ended windows when it grows large, and emptied if it is still too large (a flood of addresses).
- */
-export class ClientAllowance {
-  readonly #windows = new Map<string, { start: number; used: number }>();
-  constructor(private readonly max: number, private readonly windowMs: number, private readonly clients = 10_000) {}
+/** In Unicode mode a surrogate pair is one code point: what matches stands alone. */
+const LONE_SURROGATE = /\p{Cs}/u;
+const LONE_SURROGATE_ALL = /\p{Cs}/gu;
 
-  /** How many of `wanted` events the client may send now (and counts them as sent). */
-  take(client: string, wanted: number, now: number): number {
-    let window = this.#windows.get(client);
-    if (!window || now - window.start >= this.windowMs) {
-      if (!window && this.#windows.size >= this.clients) this.#sweep(now);
-      window = { start: now, used: 0 };
-      this.#windows.set(client, window);
+/** A string (value or key) holding a lone surrogate, as `body/events/0/data/x`; iterative, as the request guard's NUL search is. */
+export function findLoneSurrogate(value: unknown, root: string): string | undefined {
+  const stack: [unknown, string][] = [[value, root]];
+  while (stack.length > 0) {
+    const [v, where] = stack.pop() as [unknown, string];
+    if (typeof v === 'string') {
+      if (LONE_SURROGATE.test(v)) return where;
+    } else if (v !== null && typeof v === 'object') {
+      for (const [key, child] of Object.entries(v)) {
+        if (LONE_SURROGATE.test(key)) return `${where}/${key.replace(LONE_SURROGATE_ALL, '\uFFFD')}`;
+        stack.push([child, `${where}/${key}`]);
+      }
     }
-    const allowed = Math.max(0, Math.min(wanted, this.max - window.used));
-    window.used += allowed;
-    return allowed;
   }
-
-  #sweep(now: number) {
-    for (const [client, window] of this.#windows) if (now - window.start >= this.windowMs) this.#windows.delete(client);
-    if (this.#windows.size >= this.clients) this.#windows.clear();
-  }
+  return undefined;
 }

@@ -4,9 +4,15 @@
  * never waits for the database: when the buffer is full, new events are dropped and counted; when the
  * database fails, the batch is dropped and counted, the failure logged once, and the next flush tries
  * again (no restart needed). Closing flushes what is left.
+ *
+ * A batch holds many visitors' events, so one row whose values the database refuses (a data exception)
+ * must not take the others with it: the batch is split in halves and each written again, down to the
+ * rows that fail alone, which are dropped and counted ('refused'). With k such rows in a batch of n that
+ * costs about 2k·log2(n) more statements, and none when every row is good.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/driver.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import type { EventType } from './catalogue.ts';
 
 export interface EventRow {
@@ -35,7 +41,17 @@ export interface WriterOptions {
 }
 
 /** Why events were not stored, and how many: what the log and the tests read. */
-export type DropReason = 'buffer_full' | 'database';
+export type DropReason = 'buffer_full' | 'database' | 'refused';
+
+/**
+ * The database refused the values of a row, not the statement or the connection: SQLSTATE class 22
+ * (data exception: a NUL in text, an escape jsonb cannot hold, a date out of range) or 23 (a constraint).
+ */
+export function isDataError(error: unknown): boolean {
+  if (isDatabaseUnavailable(error)) return false;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^2[23][0-9A-Z]{3}$/.test(code);
+}
 
 export class EventWriter {
   private buffer: EventRow[] = [];
@@ -43,7 +59,7 @@ export class EventWriter {
   private timer: NodeJS.Timeout | null = null;
   private failing = false;
   private closed = false;
-  readonly dropped: Record<DropReason, number> = { buffer_full: 0, database: 0 };
+  readonly dropped: Record<DropReason, number> = { buffer_full: 0, database: 0, refused: 0 };
   /** Events written so far. */
   written = 0;
   private readonly maxBuffer: number;
@@ -102,21 +118,60 @@ export class EventWriter {
   }
 
   private async write(batch: EventRow[]): Promise<void> {
+    const refused = { rows: 0, codes: new Set<string>() };
+    let written = 0;
     try {
-      await insertEvents(this.db(), batch);
-      this.written += batch.length;
+      written = await this.isolating(batch, refused);
       if (this.failing) {
         this.failing = false;
         this.log.info({ dropped: this.dropped.database }, 'analytics events are written again');
       }
     } catch (error) {
-      this.dropped.database += batch.length;
+      // What was written before the failure stays written; the rest of the batch is dropped.
+      written = (error as Partial<Unwritten>).written ?? 0;
+      const lost = batch.length - written - refused.rows;
+      this.dropped.database += lost;
       // Logged once per outage, not once per batch.
       if (!this.failing) {
         this.failing = true;
-        this.log.warn({ err: error, events: batch.length }, 'analytics events dropped: the database refused them');
+        this.log.warn({ err: (error as Partial<Unwritten>).cause ?? error, events: lost }, 'analytics events dropped: the database refused them');
+      }
+    } finally {
+      this.written += written;
+      if (refused.rows > 0) {
+        this.dropped.refused += refused.rows;
+        // The count and the SQLSTATE only: the database's message and detail can quote the values.
+        this.log.warn({ events: refused.rows, batch: batch.length, codes: [...refused.codes] }, 'analytics events dropped: the database refused their values');
       }
     }
+  }
+
+  /**
+   * Writes the rows, halving around rows whose values the database refuses; how many were written.
+   * Any other failure is thrown as Unwritten, with the rows written before it.
+   */
+  private async isolating(rows: EventRow[], refused: { rows: number; codes: Set<string> }, done = 0): Promise<number> {
+    try {
+      await insertEvents(this.db(), rows);
+      return rows.length;
+    } catch (error) {
+      if (!isDataError(error)) throw new Unwritten(error, done);
+      if (rows.length === 1) {
+        refused.rows += 1;
+        refused.codes.add(String((error as { code: string }).code));
+        return 0;
+      }
+      const half = Math.ceil(rows.length / 2);
+      const first = await this.isolating(rows.slice(0, half), refused, done);
+      return first + await this.isolating(rows.slice(half), refused, done + first);
+    }
+  }
+}
+
+/** A failure other than refused values, part-way through a batch: `written` rows went in before it. */
+class Unwritten extends Error {
+  constructor(override readonly cause: unknown, readonly written: number) {
+    super('analytics batch not written', { cause });
   }
 }
 

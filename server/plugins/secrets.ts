@@ -73,12 +73,15 @@ export class VisitorIds {
     return sameText(match[2] as string, mac(this.secret, `visitor:${id}`).slice(0, 22)) ? id : undefined;
   }
 
-  /** A keyed hash of the client's network: the /24 of an IPv4 address, the /48 of an IPv6 one. */
-  networkKey(ip: string): string {
-    const v4 = ip.startsWith('::ffff:') && isIPv4(ip.slice(7)) ? ip.slice(7) : ip;
+  /**
+   * A keyed hash of the client's network: the /24 of an IPv4 address (also written IPv4-mapped,
+   * `::ffff:a.b.c.d`), the /48 of an IPv6 one, or its /64 when asked (one subnet rather than one site).
+   */
+  networkKey(ip: string, ipv6Prefix: 48 | 64 = 48): string {
+    const v4 = ip.toLowerCase().startsWith('::ffff:') && isIPv4(ip.slice(7)) ? ip.slice(7) : ip;
     let network: string;
     if (isIPv4(v4)) network = `${v4.split('.').slice(0, 3).join('.')}.0/24`;
-    else network = `${expandIPv6(ip).slice(0, 3).join(':')}::/48`;
+    else network = `${expandIPv6(ip).slice(0, ipv6Prefix / 16).join(':')}::/${ipv6Prefix}`;
     return mac(this.secret, `network:${network}`).slice(0, 22);
   }
 }

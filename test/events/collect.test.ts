@@ -1,9 +1,12 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import t from 'tap';
 import { InMemoryProvider } from '@openfeature/server-sdk';
 import { build, failing, testDb } from '../helpers/build.ts';
 import { ADA, SESSION_SECRET, sealed } from '../identity/helpers.ts';
-import { ClientAllowance, EVENTS_PATH } from '../../server/events/plugin.ts';
+import { EVENTS_PATH } from '../../server/events/plugin.ts';
 import { MAX_BATCH_EVENTS } from '../../server/events/schemas.ts';
+import { EventWriter } from '../../server/events/store.ts';
 
 const PAGE = '/acme-cloud/docs/first-steps';
 const ENTRY = 'acme-cloud-first-steps';
@@ -101,6 +104,34 @@ t.test('collection', async (t) => {
     t.match(beacon.json().message, /NUL/);
     t.same(await rows(), [], 'nothing written');
     t.equal(app.analytics.writer.dropped.database, 0, 'and no insert failed');
+  });
+
+  t.test('a beacon is checked as JSON is: a NUL written as an escape, a raw NUL, a lone surrogate are 400s naming where', async (t) => {
+    await reset();
+    const beacon = (text: string) => send(text, { 'content-type': 'text/plain;charset=UTF-8' });
+    const good = { type: 'tab', path: '/search-results/', key: 'Guides' };
+    const cases: [string, string, RegExp][] = [
+      ['an escaped NUL in a value', JSON.stringify({ events: [good, { ...good, key: 'Gui\u0000des' }] }), /^body\/events\/1\/key: must not contain a NUL character/],
+      ['an escaped NUL in a data name', JSON.stringify({ events: [{ ...good, data: { 'a\u0000': 1 } }] }), /^body\/events\/0\/data\/a\\0: must not contain a NUL/],
+      ['an escaped NUL in the session id', JSON.stringify({ sessionId: 'abc\u0000defgh', events: [good] }), /^body\/sessionId: must not contain a NUL/],
+      // Not JSON (JSON strings hold no raw control character), but said as what it is.
+      ['a raw NUL', JSON.stringify({ events: [good, { ...good, key: 'Gui\u0000des' }] }).replace('\\u0000', '\u0000'), /^body: must not contain a NUL/],
+      ['a lone high surrogate in a value', JSON.stringify({ events: [good, { ...good, data: { q: 'x\ud800' } }] }), /^body\/events\/1\/data\/q: must not contain a lone surrogate/],
+      ['a lone low surrogate in a key', JSON.stringify({ events: [{ ...good, key: '\udc00' }] }), /^body\/events\/0\/key: must not contain a lone surrogate/],
+      ['a lone surrogate in a data name', JSON.stringify({ events: [{ ...good, data: { ['\udbff']: 1 } }] }), /^body\/events\/0\/data\/\uFFFD: must not contain a lone surrogate/],
+    ];
+    for (const [what, text, message] of cases) {
+      t.match(text, /\\u(0000|d[89ab]|dc)|\u0000/i, `${what}: sent as the browser would`);
+      const res = await beacon(text);
+      t.equal(res.statusCode, 400, what);
+      t.match(res.json().message, message, what);
+      const json = await send(text);
+      t.equal(json.statusCode, 400, `${what}, as JSON`);
+      // The same batch as JSON is refused in the same words (a raw NUL is JSON's own syntax error).
+      if (what !== 'a raw NUL') t.equal(json.json().message, res.json().message, `${what}: as JSON, the same answer`);
+    }
+    t.same(await rows(), [], 'nothing written');
+    t.same(app.analytics.writer.dropped, { buffer_full: 0, database: 0, refused: 0 }, 'and no insert failed');
   });
 
   t.test('a malformed or oversized batch is refused whole with the reason', async (t) => {
@@ -208,7 +239,7 @@ t.test('collection', async (t) => {
     for (let sent = 0; sent < limit; sent += MAX_BATCH_EVENTS) t.equal((await from('203.0.113.9')).json().accepted, MAX_BATCH_EVENTS);
     const over = (await from('203.0.113.9')).json();
     t.same(over, { accepted: 0, refused: { rate_limited: MAX_BATCH_EVENTS } }, 'over the limit: nothing kept, the reason counted');
-    t.equal((await from('203.0.113.10')).json().accepted, MAX_BATCH_EVENTS, 'another client is not held back');
+    t.equal((await from('198.51.100.10')).json().accepted, MAX_BATCH_EVENTS, 'a client of another network is not held back');
     t.equal((await rows('reset')).length, limit + MAX_BATCH_EVENTS);
   });
 });
@@ -236,12 +267,62 @@ t.test('a failing database drops events with a counted reason, pages carry on, a
   t.ok(stored.some((r) => r.type === 'page_view'));
 });
 
-t.test('the allowance: fixed windows per client, a partial batch at the edge, a bounded map', async (t) => {
-  const allowance = new ClientAllowance(10, 60_000, 3);
-  t.equal(allowance.take('a', 6, 0), 6);
-  t.equal(allowance.take('a', 6, 1000), 4, 'what is left of the window');
-  t.equal(allowance.take('a', 1, 59_999), 0);
-  t.equal(allowance.take('a', 6, 60_000), 6, 'a new window');
-  for (const c of ['b', 'c', 'd', 'e']) t.equal(allowance.take(c, 10, 60_000), 10, `client ${c}`);
-  t.equal(allowance.take('a', 10, 60_001), 10, 'a full map was emptied rather than grown');
+t.test("one row the database refuses is dropped alone: the other clients' events of its batch are stored", async (t) => {
+  const lines: string[] = [];
+  const logStream = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+  const db = await testDb(t);
+  const app = await build(t, { db, logStream, env: { LOG_LEVEL: 'info' } });
+  const { writer } = app.analytics;
+  await writer.flush();
+  await db.query('delete from analytics_events');
+  // Rows as the route or the server would queue them: values that passed (or bypassed) validation but
+  // that PostgreSQL refuses, among good rows of other visitors, all in one flush.
+  const at = new Date();
+  const row = (n: number, extra: object = {}) => ({
+    occurredAt: at, type: 'tab' as const, source: 'client' as const, sessionId: `session-${String(n).padStart(8, '0')}`, path: '/search-results/', key: `k${n}`, ...extra,
+  });
+  const poisoned = [
+    row(3, { key: 'secret\u0000key' }), // text: invalid byte sequence (22021)
+    row(6, { data: { q: 'secret\u0000value' } }), // jsonb: unsupported escape (22P05)
+    row(8, { data: { q: 'secret\ud800' } }), // jsonb: a lone surrogate (22P02)
+  ];
+  const good = [row(1), row(2), row(4), row(5), row(7), row(9), row(10)];
+  for (const r of [good[0], good[1], poisoned[0], good[2], good[3], poisoned[1], good[4], poisoned[2], good[5], good[6]]) t.ok(writer.record(r!));
+  await writer.flush();
+  const stored = await db.query<{ session_id: string; key: string }>(`select session_id, key from analytics_events where type = 'tab' order by id`);
+  t.same(stored.map((r) => r.key), ['k1', 'k2', 'k4', 'k5', 'k7', 'k9', 'k10'], 'every good row, in order');
+  t.same(writer.dropped, { buffer_full: 0, database: 0, refused: 3 }, 'the refused rows counted as such, not as an outage');
+  const warning = lines.map((l) => JSON.parse(l) as { msg: string; events?: number; codes?: string[] }).find((l) => /refused their values/.test(l.msg));
+  t.match(warning, { events: 3, batch: 10 }, 'the count is logged');
+  t.same([...(warning?.codes ?? [])].sort(), ['22021', '22P02', '22P05'], 'with the SQLSTATEs');
+  t.notMatch(lines.join(''), /secret/, 'and not the values');
+
+  // Writing goes on as usual afterwards, and a batch with nothing wrong costs one statement.
+  t.ok(writer.record(row(11)));
+  await writer.flush();
+  t.equal(writer.written, good.length + 1);
+});
+
+t.test('the database going away in the middle of isolating a refused row: the rest of the batch counts as an outage', async (t) => {
+  const real = await testDb(t);
+  let statements = 0;
+  let downAfter = Infinity;
+  const db = failing(real, () => statements >= downAfter);
+  const counting = new Proxy(db, {
+    get(target, name, receiver) {
+      const value: unknown = Reflect.get(target, name, receiver);
+      if (name !== 'query' || typeof value !== 'function') return value;
+      return (...args: unknown[]) => { const result = (value as (...a: unknown[]) => unknown).apply(target, args); statements += 1; return result; };
+    },
+  });
+  const writer = new EventWriter(() => counting, pino({ level: 'silent' }));
+  const at = new Date();
+  const rows = Array.from({ length: 8 }, (_, n) => ({ occurredAt: at, type: 'tab' as const, source: 'client' as const, path: '/', key: n === 0 ? 'a\u0000' : `k${n}` }));
+  // The whole batch fails on row 0; then its first half [0..3] fails, then [0, 1]; [0] alone is refused;
+  // [1] is written, and the database is away from the statement after.
+  downAfter = statements + 5;
+  for (const r of rows) writer.record(r);
+  await writer.flush();
+  t.same(writer.dropped, { buffer_full: 0, database: 6, refused: 1 });
+  t.equal(writer.written, 1);
 });
