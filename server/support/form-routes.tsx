@@ -194,6 +194,23 @@ export default async function formRoutes(app: FastifyInstance, { config }: { con
     return { posted, attachments, fileErrors, hadFiles };
   }
 
+  /**
+   * The rest of a body refused for its files (one too many, one too large) when its length was
+   * declared, as a browser declares it: read and dropped, so the person still sending gets the form
+   * back with the reason rather than a connection reset. It is bounded by that length (at most
+   * multipartLimit, checked before reading) and by REQUEST_TIMEOUT_MS, which ends a body that stalls.
+   * A chunked body (no browser sends a form so) is answered at once, as `readBody` says.
+   */
+  async function drainDeclared(request: FastifyRequest): Promise<void> {
+    const raw = request.raw;
+    if (request.headers['content-length'] === undefined || raw.readableEnded || raw.destroyed) return;
+    raw.unpipe();
+    await new Promise<void>((resolve) => {
+      raw.once('end', resolve).once('close', resolve).once('error', resolve);
+      raw.resume();
+    });
+  }
+
   async function submit(request: FastifyRequest, reply: FastifyReply) {
     const target = await targetAt(request);
     const prepared = await prepare(app, request, target, config);
@@ -206,6 +223,7 @@ export default async function formRoutes(app: FastifyInstance, { config }: { con
     } catch (error) {
       if (!(error instanceof CutShort)) throw error;
       // Only the files' refusal: the form's other checks wait for the whole form, which was not read.
+      await drainDeclared(request);
       const { posted } = error.body;
       const about = await aboutOf(app, posted.page, posted.reason);
       const { values } = checkForm(prepared.shown, posted, prepared.products, t);

@@ -175,3 +175,33 @@ t.test('a body that stalls is cut at REQUEST_TIMEOUT_MS', async (t) => {
   t.match(received, /^HTTP\/1\.1 408 /, 'answered 408 Request Timeout, then closed');
   t.ok(upload.endedByServer(), 'the server ended the connection');
 });
+
+t.test('a browser sending a file too large gets the form back, not a reset connection', async (t) => {
+  const { port } = await listening(t);
+  // As a browser sends it: the length declared, the whole body coming, the file over ATTACHMENT_MAX_BYTES (4096).
+  const body = Buffer.concat([
+    Buffer.from(field('subject', 'Large screenshot')), filePart('attachments', 'large.png'),
+    Buffer.from(fileHead('attachments', 'huge.png')), PNG, Buffer.alloc(20_000, 2), Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+  ]);
+  const socket = connect(port, '127.0.0.1');
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  let received = '';
+  let reset = false;
+  socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+  socket.on('error', () => (reset = true));
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  socket.write(
+    `POST /contact HTTP/1.1\r\nHost: help.example.test\r\nOrigin: https://help.example.test\r\nX-Forwarded-For: 10.9.9.1\r\n` +
+    `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${body.length}\r\n\r\n`,
+  );
+  // All but the end: the file's refusal is known, and the answer waits for the rest the browser is sending.
+  socket.write(body.subarray(0, body.length - 64));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  t.equal(received, '', 'no answer while the declared body is still coming');
+  socket.write(body.subarray(body.length - 64));
+  await patiently(closed, 'the answer');
+  t.notOk(reset, 'the connection was not reset');
+  t.match(received, /^HTTP\/1\.1 422 /, 'answered 422');
+  t.match(received, /huge\.png is larger than 4/, 'with the form saying which file was too large');
+  t.match(received, /Large screenshot/, 'and what was typed kept');
+});
