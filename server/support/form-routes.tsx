@@ -169,6 +169,9 @@ export default async function formRoutes(app: FastifyInstance, { config }: { con
           throw new HttpError(400, 'FILE_NOT_ALLOWED', `“${part.fieldname}” is not a file field; files go in “${fileField.name}”.`, CLOSE);
         }
         if (attachments.length + refused.length >= rules.maxFiles) throw cutShort([...refused, t.errors.tooManyFiles(rules.maxFiles, part.filename)]);
+        // Busboy may have met the limit before the part reached this loop (the whole file came in one
+        // chunk): its 'limit' event is gone, but the stream says so.
+        if (part.file.truncated) throw cutShort([...refused, t.errors.fileTooLarge(part.filename, sizeText(rules.maxBytes))]);
         const tooBig = new Promise<never>((_resolve, reject) => part.file.once('limit', () => reject(cutShort([...refused, t.errors.fileTooLarge(part.filename, sizeText(rules.maxBytes))]))));
         tooBig.catch(() => {});
         const data = await until(Promise.race([part.toBuffer(), tooBig]));

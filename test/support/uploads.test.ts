@@ -123,6 +123,10 @@ t.test('stalled uploads', async (t) => {
         body: Buffer.concat([Buffer.from(field('problem', 'other') + fileHead('attachments', 'screen.png')), PNG]),
       },
       {
+        name: 'a file over ATTACHMENT_MAX_BYTES', path: '/contact', status: 422, says: /huge\.png is larger than 4/,
+        body: Buffer.concat([Buffer.from(field('subject', 'Large file') + fileHead('attachments', 'huge.png')), PNG, Buffer.alloc(20_000, 2)]),
+      },
+      {
         name: 'a fourth file when three are allowed', path: '/contact', status: 422, says: /Attach at most 3 files: fourth\.png not sent/,
         body: Buffer.concat([
           Buffer.from(field('subject', 'Too many files')),
