@@ -156,16 +156,9 @@ export default fp<SessionOptions>(async (app, opts) => {
       request.user = undefined;
       return;
     }
-    let ended: boolean;
-    try {
-      ended = await sessionEnded(app.db, { sid: fields.sid as string, subject: fields.user!.sub, generation: fields.gen ?? 0 });
-    } catch (error) {
-      // Without the database the session cannot be vouched for: anonymous for this request, the cookie kept.
-      request.log.warn({ err: { name: (error as Error).name, message: (error as Error).message } }, 'session not checked; visitor is anonymous for this request');
-      request.user = undefined;
-      return;
-    }
-    if (ended) {
+    // Without the database the session cannot be vouched for: the error goes to the app's handler, which
+    // answers the page's last good copy or 503 (never the person's pages as if they were still signed in).
+    if (await sessionEnded(app.db, { sid: fields.sid as string, subject: fields.user!.sub, generation: fields.gen ?? 0 })) {
       request.log.info({ reason: 'ended' }, 'session cookie refused; visitor is anonymous');
       session.delete();
       request.user = undefined;
