@@ -509,4 +509,22 @@ export const migrations: Migration[] = [
       create index search_documents_facet_idx on search_documents (facet_key);
     `,
   },
+  {
+    version: 15,
+    name: 'sessions ended before their time',
+    sql: /* sql */ `
+      -- Per subject (account id): raised by a password change, a reset or disabling the account; a
+      -- session cookie started in a lower generation is over (server/identity/revocation.ts).
+      create table session_generations (
+        subject     text primary key,
+        generation  integer not null
+      );
+      -- Single sessions signed out, until their cookies would have expired on their own.
+      create table ended_sessions (
+        sid         text primary key,
+        expires_at  timestamptz not null
+      );
+      create index ended_sessions_expires_idx on ended_sessions (expires_at);
+    `,
+  },
 ];

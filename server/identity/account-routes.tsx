@@ -6,7 +6,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
-import { AccountError, MIN_PASSWORD_LENGTH, type Account } from './accounts.ts';
+import { AccountError, AccountLockedError, MIN_PASSWORD_LENGTH, type Account } from './accounts.ts';
+import { bag } from './session.ts';
 import type { SessionUser } from './types.ts';
 import type { Visitor } from '../../views/view-model.ts';
 import { requestVisitor } from './roles.ts';
@@ -20,6 +21,12 @@ export interface AccountRoutesOptions {
 }
 
 const CHANGED = 'password-changed';
+
+function lockedMessage(retryAfterS: number): string {
+  const minutes = Math.ceil(retryAfterS / 60);
+  const wait = retryAfterS < 60 ? `${retryAfterS} second${retryAfterS === 1 ? '' : 's'}` : `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  return `Too many wrong passwords for this account. Password changes are paused for it: try again in ${wait}.`;
+}
 
 /** Spec §6 roles in words. */
 export function roleNames(visitor: Visitor): string[] {
@@ -39,7 +46,7 @@ export default async function accountRoutes(app: FastifyInstance, opts: AccountR
     opts.config.oidcIssuer ? undefined : app.accounts.byId(user.sub);
 
   const render = async (request: FastifyRequest, reply: FastifyReply, user: SessionUser, account: Account | undefined,
-    extra: { status?: number; notice?: string; errors?: Partial<Record<PasswordField, string>> } = {}) =>
+    extra: { status?: number; notice?: string | undefined; errors?: Partial<Record<PasswordField, string>> } = {}) =>
     reply.page(
       <ProfilePage css={await app.pageStylesheets()} name={account?.displayName ?? user.name} email={account?.email ?? user.email}
         roles={roleNames(await requestVisitor(app, request, opts.config))} passwordAction={account && !account.disabled ? passwordAction : undefined}
@@ -78,8 +85,17 @@ export default async function accountRoutes(app: FastifyInstance, opts: AccountR
       try {
         await app.accounts.changePassword(account.id, current, next);
         request.log.info({ account: account.id }, 'password changed on the profile page');
+        // The change ended every session of the account, this one too: this browser goes on in a new one.
+        const hint = bag(request.session).get('idt');
+        await reply.startSession(user, typeof hint === 'string' ? hint : undefined);
         return reply.header('cache-control', 'no-store').redirect(`${page}?done=${CHANGED}`, 303);
       } catch (error) {
+        if (error instanceof AccountLockedError) {
+          // As a locked sign-in: the same answer whatever was typed, so it tells nothing about the password.
+          request.log.info({ account: account.id }, 'password change refused: locked after wrong passwords');
+          reply.header('retry-after', String(error.retryAfterS));
+          return render(request, reply, user, account, { status: 429, errors: { currentPassword: lockedMessage(error.retryAfterS) } });
+        }
         if (!(error instanceof AccountError)) throw error;
         if (error.field === 'current') errors.currentPassword = 'That is not your current password.';
         else errors.newPassword = `${error.reason.charAt(0).toUpperCase()}${error.reason.slice(1)}.`;

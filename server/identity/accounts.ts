@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/driver.ts';
 import { dummyHash, hashPassword, verifyPassword } from './passwords.ts';
+import { endAccountSessions } from './revocation.ts';
 
 export interface Account {
   id: string;
@@ -57,6 +58,25 @@ export type SignInResult =
   | { ok: true; account: Account }
   | { ok: false; reason: 'invalid' }
   | { ok: false; reason: 'locked'; retryAfterS: number };
+
+/** Too many wrong passwords for the account: refused, whatever is sent, for `retryAfterS`. */
+export class AccountLockedError extends AccountError {
+  override name = 'AccountLockedError';
+  constructor(readonly retryAfterS: number) {
+    super('current', 'is locked after too many wrong passwords');
+  }
+}
+
+interface FailureState {
+  row: { failures: number; first_at: Date | string } | undefined;
+  /** ms since the epoch; 0 when not locked. */
+  lockedUntil: number;
+}
+
+/** The throttle's key for a login name (an e-mail address as typed, or an account's own). */
+function loginKey(login: string): string {
+  return login.trim().toLowerCase().slice(0, 320);
+}
 
 export const MIN_PASSWORD_LENGTH = 10;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -123,11 +143,15 @@ export class AccountStore {
     return rows[0] ? toAccount(rows[0]) : undefined;
   }
 
+  /** Disabling an account also ends every session of it, on every instance. */
   async setDisabled(email: string, disabled: boolean): Promise<Account> {
-    const rows = await this.db.query<AccountRow>(
-      'update accounts set disabled = $2, updated_at = now() where lower(email) = lower($1) returning *', [email.trim(), disabled]);
-    if (!rows[0]) throw new AccountError('email', `no account for ${email.trim()}`);
-    return toAccount(rows[0]);
+    return this.db.transaction(async (tx) => {
+      const rows = await tx.query<AccountRow>(
+        'update accounts set disabled = $2, updated_at = now() where lower(email) = lower($1) returning *', [email.trim(), disabled]);
+      if (!rows[0]) throw new AccountError('email', `no account for ${email.trim()}`);
+      if (disabled) await endAccountSessions(tx, rows[0].id);
+      return toAccount(rows[0]);
+    });
   }
 
   async resetPassword(email: string, password: string): Promise<Account> {
@@ -137,18 +161,38 @@ export class AccountStore {
       const rows = await tx.query<AccountRow>(
         'update accounts set password_hash = $2, updated_at = now() where lower(email) = lower($1) returning *', [email.trim(), hash]);
       if (!rows[0]) throw new AccountError('email', `no account for ${email.trim()}`);
-      // A reset also lifts a lock on the login name.
+      // A reset also lifts a lock on the login name, and ends every session signed in with the old password.
       await tx.query('delete from sign_in_failures where login = lower($1)', [email.trim()]);
+      await endAccountSessions(tx, rows[0].id);
       return toAccount(rows[0]);
     });
   }
 
-  /** Changes a signed-in person's own password, after checking the current one. */
+  /**
+   * Changes a signed-in person's own password, after checking the current one under the same lockout
+   * as sign-in, counted for the account's login name (not per address): a lock is answered before any
+   * hashing, the right password included. A change ends every session of the account (revocation.ts).
+   */
   async changePassword(id: string, current: string, next: string): Promise<void> {
     checkPassword(next);
     const rows = await this.db.query<AccountRow>('select * from accounts where id = $1 and not disabled', [id]);
-    if (!rows[0] || !(await verifyPassword(current, rows[0].password_hash))) throw new AccountError('current', 'is not your current password');
-    await this.db.query('update accounts set password_hash = $2, updated_at = now() where id = $1', [id, await hashPassword(next)]);
+    const row = rows[0];
+    if (!row) throw new AccountError('current', 'is not your current password');
+    const key = loginKey(row.email);
+    const now = this.now();
+    const state = await this.failures(key);
+    if (state.lockedUntil > now) throw new AccountLockedError(Math.ceil((state.lockedUntil - now) / 1000));
+    if (!(await verifyPassword(current, row.password_hash))) {
+      const outcome = await this.failed(key, state, now);
+      if (!outcome.ok && outcome.reason === 'locked') throw new AccountLockedError(outcome.retryAfterS);
+      throw new AccountError('current', 'is not your current password');
+    }
+    const hash = await hashPassword(next);
+    await this.db.transaction(async (tx) => {
+      await tx.query('update accounts set password_hash = $2, updated_at = now() where id = $1', [id, hash]);
+      await tx.query('delete from sign_in_failures where login = $1', [key]);
+      await endAccountSessions(tx, id);
+    });
   }
 
   /**
@@ -157,29 +201,39 @@ export class AccountStore {
    * from `slowAfter` on and locked for `lockMs` at `lockAfter` (a lock is answered before any hashing).
    */
   async signIn(login: string, password: string): Promise<SignInResult> {
-    const key = login.trim().toLowerCase().slice(0, 320);
-    const t = this.throttle;
+    const key = loginKey(login);
     const now = this.now();
-    const state = (await this.db.query<{ failures: number; first_at: Date | string; locked_until: Date | string | null }>(
-      'select failures, first_at, locked_until from sign_in_failures where login = $1', [key]))[0];
-    const lockedUntil = state?.locked_until ? new Date(state.locked_until).getTime() : 0;
-    if (lockedUntil > now) return { ok: false, reason: 'locked', retryAfterS: Math.ceil((lockedUntil - now) / 1000) };
+    const state = await this.failures(key);
+    if (state.lockedUntil > now) return { ok: false, reason: 'locked', retryAfterS: Math.ceil((state.lockedUntil - now) / 1000) };
 
     const rows = key ? await this.db.query<AccountRow>('select * from accounts where lower(email) = $1', [key]) : [];
     const row = rows[0];
     const matches = await verifyPassword(password, row?.password_hash ?? (await dummyHash()));
     if (row && matches && !row.disabled) {
-      if (state) await this.db.query('delete from sign_in_failures where login = $1', [key]);
+      if (state.row) await this.db.query('delete from sign_in_failures where login = $1', [key]);
       return { ok: true, account: toAccount(row) };
     }
+    return this.failed(key, state, now);
+  }
 
-    const inWindow = state && now - new Date(state.first_at).getTime() < t.windowMs && lockedUntil === 0;
-    const failures = inWindow ? state.failures + 1 : 1;
+  /** The failures counted for a login name. */
+  private async failures(key: string): Promise<FailureState> {
+    const row = (await this.db.query<{ failures: number; first_at: Date | string; locked_until: Date | string | null }>(
+      'select failures, first_at, locked_until from sign_in_failures where login = $1', [key]))[0];
+    return { row, lockedUntil: row?.locked_until ? new Date(row.locked_until).getTime() : 0 };
+  }
+
+  /** Counts one more failure for a login name: slowed from `slowAfter` on, locked at `lockAfter`. */
+  private async failed(key: string, state: FailureState, now: number): Promise<SignInResult & { ok: false }> {
+    const t = this.throttle;
+    const { row } = state;
+    const inWindow = row && now - new Date(row.first_at).getTime() < t.windowMs && state.lockedUntil === 0;
+    const failures = inWindow ? row.failures + 1 : 1;
     const locked = failures >= t.lockAfter ? new Date(now + t.lockMs) : null;
     await this.db.query(
       `insert into sign_in_failures (login, failures, first_at, locked_until) values ($1, $2, $3, $4)
        on conflict (login) do update set failures = excluded.failures, first_at = excluded.first_at, locked_until = excluded.locked_until`,
-      [key, locked ? 0 : failures, inWindow ? new Date(state.first_at) : new Date(now), locked],
+      [key, locked ? 0 : failures, inWindow ? new Date(row.first_at) : new Date(now), locked],
     );
     if (locked) return { ok: false, reason: 'locked', retryAfterS: Math.ceil(t.lockMs / 1000) };
     if (failures >= t.slowAfter) {
@@ -189,4 +243,3 @@ export class AccountStore {
     return { ok: false, reason: 'invalid' };
   }
 }
-

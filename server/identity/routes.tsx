@@ -11,6 +11,8 @@ import { IssuerUnavailable, userFromClaims, type OidcClient } from './client.ts'
 import { safeReturnPath } from './return-to.ts';
 import { SIGNIN_LIFETIME_S, bag, type PendingSignIn } from './session.ts';
 import { callbackUrl } from './types.ts';
+import { endProviderSession } from './revocation.ts';
+import { PROVIDER_COOKIES } from './provider/index.ts';
 
 /** Sign-ins under way at once per browser (tabs): the oldest goes first. */
 const MAX_PENDING = 3;
@@ -113,7 +115,7 @@ export default async function identityRoutes(app: FastifyInstance, opts: Identit
         'Your account has no e-mail address, which this site needs to sign you in.', again(pending.continueTo));
     }
     const hint = result.idToken && result.idToken.length <= MAX_ID_TOKEN_HINT ? result.idToken : undefined;
-    reply.startSession(user, hint);
+    await reply.startSession(user, hint);
     request.log.info('signed in');
     reply.header('cache-control', 'no-store');
     return reply.redirect(pending.continueTo, 303);
@@ -122,8 +124,17 @@ export default async function identityRoutes(app: FastifyInstance, opts: Identit
   app.post(`${base}/logout`, { config: { stateChanging: { crossSiteMessage: 'You can only log out from this site.' } } }, async (request, reply) => {
     const hint = request.user ? (bag(request.session).get('idt') as string | undefined) : undefined;
     const wasSignedIn = request.user !== undefined;
-    reply.endSession();
+    await reply.endSession();
     if (wasSignedIn) request.log.info('signed out');
+    // The embedded provider's session ends in the same step (its cookie is under this path), so its
+    // end-session endpoint below finds none and sends the browser straight home: no second 'Sign out'.
+    const providerSession = embedded ? request.cookies[PROVIDER_COOKIES.session] : undefined;
+    if (providerSession !== undefined) {
+      await endProviderSession(app.db, providerSession);
+      for (const name of [PROVIDER_COOKIES.session, `${PROVIDER_COOKIES.session}.sig`]) {
+        reply.clearCookie(name, { path: base, httpOnly: true, sameSite: 'lax', secure: config.publicUrl.startsWith('https:') });
+      }
+    }
     const home = `${config.publicUrl}/`;
     const end = wasSignedIn ? await client.endSessionUrl(home, typeof hint === 'string' ? hint : undefined) : undefined;
     reply.header('cache-control', 'no-store');

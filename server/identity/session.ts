@@ -10,6 +10,11 @@
  *
  * A cookie that is tampered with, sealed with a key we no longer have, past its idle or absolute
  * lifetime, or not what we wrote makes the request anonymous and is cleared: never an error.
+ *
+ * Ending a session before its time (revocation.ts): the cookie carries a session id and the account's
+ * session generation at sign-in; each request that brings a cookie (other than for static assets and
+ * analytics beacons, which never look at the person) checks both against the shared database, so a
+ * sign-out, a password change or a disabled account ends the session on every instance at once.
  */
 import { hkdfSync, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -17,6 +22,7 @@ import fp from 'fastify-plugin';
 import secureSession, { type Session } from '@fastify/secure-session';
 import type { Config } from '../config.ts';
 import { storedSecret } from './secrets.ts';
+import { endOneSession, sessionEnded, sessionGeneration } from './revocation.ts';
 import type { SessionUser } from './types.ts';
 import { SESSION_COOKIE } from '../plugins/cache-rules.ts';
 
@@ -46,6 +52,15 @@ interface SessionFields {
   seen: number;
   /** The ID token, kept when small, as the end-session hint. */
   idt?: string;
+  /** This session's id: what a sign-out ends (revocation.ts). */
+  sid: string;
+  /** The account's session generation at sign-in (0 when absent). */
+  gen?: number;
+}
+
+/** Requests that never look at the person: they pay no session check (and do not refresh last-seen). */
+function sessionless(request: FastifyRequest): boolean {
+  return request.url.startsWith('/assets/') || (request.method === 'POST' && request.url === '/api/events');
 }
 
 declare module 'fastify' {
@@ -57,9 +72,9 @@ declare module 'fastify' {
   }
   interface FastifyReply {
     /** Starts the session of a person who has just signed in (a new cookie: never one the browser brought). */
-    startSession(user: SessionUser, idToken?: string): void;
-    /** Ends the session: the cookie is cleared. */
-    endSession(): void;
+    startSession(user: SessionUser, idToken?: string): Promise<void>;
+    /** Ends the session on every instance (recorded in the database) and clears the cookie. */
+    endSession(): Promise<void>;
   }
 }
 
@@ -128,13 +143,23 @@ export default fp<SessionOptions>(async (app, opts) => {
       if (request.cookies[SIGNIN_COOKIE] !== undefined && !request.signin.get('pending')) request.signin.delete();
       return;
     }
+    if (sessionless(request)) return;
     const fields = session.data() as Partial<SessionFields> | undefined;
     const now = clock();
     const valid = fields && isSessionUser(fields.user) && typeof fields.iat === 'number' && typeof fields.seen === 'number' &&
+      typeof fields.sid === 'string' && fields.sid !== '' && (fields.gen === undefined || typeof fields.gen === 'number') &&
       fields.iat <= now + 60_000 && now - fields.iat < maxMs && now - fields.seen < idleMs;
     if (!valid) {
-      const reason = !fields || !fields.user ? 'unreadable' : 'expired';
+      const reason = !fields || !fields.user ? 'unreadable' : typeof fields.sid !== 'string' ? 'no session id' : 'expired';
       request.log.info({ reason }, 'session cookie refused; visitor is anonymous');
+      session.delete();
+      request.user = undefined;
+      return;
+    }
+    // Without the database the session cannot be vouched for: the error goes to the app's handler, which
+    // answers the page's last good copy or 503 (never the person's pages as if they were still signed in).
+    if (await sessionEnded(app.db, { sid: fields.sid as string, subject: fields.user!.sub, generation: fields.gen ?? 0 })) {
+      request.log.info({ reason: 'ended' }, 'session cookie refused; visitor is anonymous');
       session.delete();
       request.user = undefined;
       return;
@@ -144,7 +169,8 @@ export default fp<SessionOptions>(async (app, opts) => {
     if (request.cookies[SIGNIN_COOKIE] !== undefined && !request.signin.get('pending')) request.signin.delete();
   });
 
-  app.decorateReply('startSession', function startSession(this: import('fastify').FastifyReply, user: SessionUser, idToken?: string) {
+  app.decorateReply('startSession', async function startSession(this: import('fastify').FastifyReply, user: SessionUser, idToken?: string) {
+    const generation = await sessionGeneration(app.db, user.sub);
     const session = bag(this.request.session);
     const now = clock();
     // Never continue a session the browser brought (fixation): every field is replaced.
@@ -152,11 +178,18 @@ export default fp<SessionOptions>(async (app, opts) => {
     session.set('user', user);
     session.set('iat', now);
     session.set('seen', now);
+    session.set('sid', randomBytes(16).toString('base64url'));
+    session.set('gen', generation);
     if (idToken) session.set('idt', idToken);
     this.request.user = user;
   });
 
-  app.decorateReply('endSession', function endSession(this: import('fastify').FastifyReply) {
+  app.decorateReply('endSession', async function endSession(this: import('fastify').FastifyReply) {
+    const fields = bag(this.request.session).data() as Partial<SessionFields> | undefined;
+    // Recorded first: if the database cannot take it, the cookie stays and the visitor is told to retry.
+    if (this.request.user && typeof fields?.sid === 'string' && typeof fields.iat === 'number') {
+      await endOneSession(app.db, fields.sid, new Date(fields.iat + maxMs), new Date(clock()));
+    }
     this.request.session.delete();
     this.request.user = undefined;
   });

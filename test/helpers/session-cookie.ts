@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
 import secureSession from '@fastify/secure-session';
 import { sessionKey } from '../../server/identity/session.ts';
@@ -9,7 +10,7 @@ export async function sealedSession(user: SessionUser, secret: string): Promise<
   await sealer.register(secureSession, { sessionName: 'session', cookieName: 'sp_session', key: [sessionKey(secret)] });
   await sealer.ready();
   const now = Date.now();
-  const value = sealer.encodeSecureSession(sealer.createSecureSession({ user, iat: now, seen: now }), 'session');
+  const value = sealer.encodeSecureSession(sealer.createSecureSession({ user, iat: now, seen: now, sid: randomBytes(16).toString('base64url') }), 'session');
   await sealer.close();
   return value;
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { LightMyRequestResponse } from 'fastify';
 import type { SessionUser } from '../../server/identity/types.ts';
@@ -12,7 +13,7 @@ export const ADA: SessionUser = {
 /** A session cookie as the app seals it (the library's own encoder, with the app's keys). */
 export function sealed(app: FastifyInstance, user: SessionUser, times: { iat?: number; seen?: number } = {}): string {
   const now = Date.now();
-  const session = app.createSecureSession({ user, iat: times.iat ?? now, seen: times.seen ?? now });
+  const session = app.createSecureSession({ user, iat: times.iat ?? now, seen: times.seen ?? now, sid: randomBytes(16).toString('base64url') });
   return `sp_session=${encodeURIComponent(app.encodeSecureSession(session, 'session'))}`;
 }
 
