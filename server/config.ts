@@ -27,6 +27,12 @@ export const ConfigSchema = Type.Object({
   overloadMaxEventLoopUtilization: Type.Number({ minimum: 0, maximum: 1 }),
   overloadMaxHeapUsedMb: Type.Optional(Type.Integer({ minimum: 0 })),
   overloadRetryAfterS: Type.Integer({ minimum: 1 }),
+  /** Searches (cache misses) one instance runs at once; more wait in a queue of SEARCH_QUEUE_MAX. */
+  searchMaxConcurrent: Type.Integer({ minimum: 1 }),
+  /** Searches that may wait for a place; past it, 503 with Retry-After at once. */
+  searchQueueMax: Type.Integer({ minimum: 0 }),
+  /** How long a search waits for a place before it is answered 503 with Retry-After. */
+  searchQueueTimeoutMs: Type.Integer({ minimum: 1 }),
   rateLimitMax: Type.Integer({ minimum: 1 }),
   rateLimitWindow: Type.Integer({ minimum: 1 }),
   /** OpenID Connect issuer to sign in against; unset, Signpost's own embedded provider (server/identity/). */
@@ -203,6 +209,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     overloadMaxEventLoopUtilization: num(env.OVERLOAD_MAX_EVENT_LOOP_UTILIZATION, 0),
     overloadMaxHeapUsedMb: env.OVERLOAD_MAX_HEAP_USED_MB ? Number(env.OVERLOAD_MAX_HEAP_USED_MB) : undefined,
     overloadRetryAfterS: num(env.OVERLOAD_RETRY_AFTER_S, 10),
+    searchMaxConcurrent: num(env.SEARCH_MAX_CONCURRENT, 8),
+    searchQueueMax: num(env.SEARCH_QUEUE_MAX, 64),
+    searchQueueTimeoutMs: num(env.SEARCH_QUEUE_TIMEOUT_MS, 2000),
     rateLimitMax: env.RATE_LIMIT_MAX ? Number(env.RATE_LIMIT_MAX) : 30,
     rateLimitWindow: env.RATE_LIMIT_WINDOW ? Number(env.RATE_LIMIT_WINDOW) : 60,
     oidcIssuer: env.OIDC_ISSUER ? env.OIDC_ISSUER.replace(/\/+$/, '') : undefined,
@@ -259,7 +268,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       identityUrl: 'IDENTITY_URL', staffDomain: 'STAFF_EMAIL_DOMAIN', trustProxy: 'TRUST_PROXY',
       shutdownTimeoutMs: 'SHUTDOWN_TIMEOUT_MS', overloadMaxEventLoopDelayMs: 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS',
       overloadMaxEventLoopUtilization: 'OVERLOAD_MAX_EVENT_LOOP_UTILIZATION', overloadMaxHeapUsedMb: 'OVERLOAD_MAX_HEAP_USED_MB',
-      overloadRetryAfterS: 'OVERLOAD_RETRY_AFTER_S',
+      overloadRetryAfterS: 'OVERLOAD_RETRY_AFTER_S', searchMaxConcurrent: 'SEARCH_MAX_CONCURRENT', searchQueueMax: 'SEARCH_QUEUE_MAX',
+      searchQueueTimeoutMs: 'SEARCH_QUEUE_TIMEOUT_MS',
       rateLimitMax: 'RATE_LIMIT_MAX', rateLimitWindow: 'RATE_LIMIT_WINDOW',
       oidcIssuer: 'OIDC_ISSUER', oidcClientId: 'OIDC_CLIENT_ID', oidcClientSecret: 'OIDC_CLIENT_SECRET', oidcScopes: 'OIDC_SCOPES',
       oidcEditorClaim: 'OIDC_EDITOR_CLAIM', oidcPartnerClaim: 'OIDC_PARTNER_CLAIM', oidcGroupsClaim: 'OIDC_GROUPS_CLAIM',
