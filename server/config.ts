@@ -105,6 +105,12 @@ export const ConfigSchema = Type.Object({
   aiModel: Type.Optional(Type.String({ minLength: 1 })),
   aiApiKey: Type.Optional(Type.String()),
   aiTimeoutMs: Type.Integer({ minimum: 1 }),
+  /** Model calls one instance makes at once; a question past it is answered from the passages, with a notice. */
+  aiMaxConcurrent: Type.Integer({ minimum: 1 }),
+  /** Questions to the assistant one account may ask per hour. */
+  assistantRateLimit: Type.Integer({ minimum: 1 }),
+  /** Questions to the assistant one client network may ask per hour (all its accounts together). */
+  assistantNetworkRateLimit: Type.Integer({ minimum: 1 }),
   /** First-party analytics (server/events/): events recorded at all. */
   analytics: Type.Boolean(),
   /** Days raw analytics events are kept before only their daily aggregates remain. */
@@ -256,6 +262,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     aiModel: env.AI_MODEL || undefined,
     aiApiKey: env.AI_API_KEY || undefined,
     aiTimeoutMs: num(env.AI_TIMEOUT_MS, 20_000),
+    aiMaxConcurrent: num(env.AI_MAX_CONCURRENT, 4),
+    assistantRateLimit: num(env.ASSISTANT_RATE_LIMIT, 30),
+    assistantNetworkRateLimit: num(env.ASSISTANT_NETWORK_RATE_LIMIT, 120),
     analytics: bool('ANALYTICS', env.ANALYTICS, true),
     analyticsRetentionDays: num(env.ANALYTICS_RETENTION_DAYS, 90),
     analyticsRateLimit: num(env.ANALYTICS_RATE_LIMIT, 600),
@@ -284,6 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       requestRateLimit: 'REQUEST_RATE_LIMIT',
       flagsProvider: 'FLAGS_PROVIDER', flagsFile: 'FLAGS_FILE', flagsUrl: 'FLAGS_URL', flagsTimeoutMs: 'FLAGS_TIMEOUT_MS',
       aiBaseUrl: 'AI_BASE_URL', aiModel: 'AI_MODEL', aiApiKey: 'AI_API_KEY', aiTimeoutMs: 'AI_TIMEOUT_MS',
+      aiMaxConcurrent: 'AI_MAX_CONCURRENT', assistantRateLimit: 'ASSISTANT_RATE_LIMIT', assistantNetworkRateLimit: 'ASSISTANT_NETWORK_RATE_LIMIT',
       analytics: 'ANALYTICS', analyticsRetentionDays: 'ANALYTICS_RETENTION_DAYS', analyticsRateLimit: 'ANALYTICS_RATE_LIMIT',
     };
     const lines = problems.map((p) => {
