@@ -96,9 +96,11 @@ t.test('model calls at once never pass AI_MAX_CONCURRENT; the questions past it 
     const url = i % 2 === 0 ? `/assistant?q=${encodeURIComponent(`${QUESTION} ${i}`)}` : `/assistant/stream?q=${encodeURIComponent(`${QUESTION} ${i}`)}`;
     return app.inject({ url, headers: ada }).finally(() => { settled += 1; });
   });
-  // Three questions hold the model; the other 37 are answered without waiting for it.
-  await until(() => settled === 37 && peer.inFlight === 3);
-  t.equal(peer.calls, 3, 'three model calls');
+  // Three questions hold the model; the other 37 are answered without waiting for it (or, unbounded,
+  // a fourth call reaches the model).
+  await until(() => (settled === 37 && peer.inFlight === 3) || peer.inFlight > 3);
+  t.equal(peer.inFlight, 3, 'three model calls at once');
+  t.equal(settled, 37, 'the other questions are answered without waiting');
   peer.release();
   const answers = await Promise.all(asked);
   t.equal(peer.maxInFlight, 3, 'never more than AI_MAX_CONCURRENT at the model');
