@@ -3,6 +3,8 @@
  * form and the server-rendered, cited answer), and /assistant/stream, the same answer as
  * server-sent events for the widget and the summary dialog (`text` pieces while a model streams,
  * `reset` when its answer is abandoned for the passages, then one `answer` with the whole answer).
+ * Every question counts against its account's and its network's hourly limits (429 past them, before
+ * any retrieval or model call), and model calls at once are bounded per instance (issue 25 item 8).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
