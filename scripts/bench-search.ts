@@ -6,6 +6,9 @@
  *  - the search API over real HTTP against the production server in its own process, 10 concurrent
  *    connections (autocannon), database warm: distinct queries (every one a response-cache miss),
  *    broad one-word queries alone, and repeated queries (response cache warm);
+ *  - a flood: BENCH_FLOOD_CONNECTIONS (500) connections of distinct searches, more than the server may
+ *    run or queue (SEARCH_MAX_CONCURRENT, SEARCH_QUEUE_*): how many are shed (503 with Retry-After) and
+ *    how long the answers take, served and shed;
  *  - results-page render p50 over HTTP.
  * Uses a file-backed PGlite, or with DATABASE_URL a fresh database on that server. With
  * --skip-import, DATABASE_URL (or DATA_DIR for PGlite) must name a database the corpus is already
@@ -31,6 +34,8 @@ const CONNECTIONS = 10;
 const REQUESTS = Number(process.env.BENCH_REQUESTS || 1000);
 /** Requests sent before measuring, so the server process is warm (JIT, pools, page cache). */
 const WARMUP = 200;
+const FLOOD_CONNECTIONS = Number(process.env.BENCH_FLOOD_CONNECTIONS || 500);
+const FLOOD_REQUESTS = Number(process.env.BENCH_FLOOD_REQUESTS || 5000);
 const API = '/gateway/api/help-content/v2/search';
 const pct = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * p))] ?? 0;
 const ms = (n: number) => `${n.toFixed(1)} ms`;
@@ -135,6 +140,8 @@ try {
     let next = 0;
     const slices = Array.from({ length: CONNECTIONS }, (_, c) => bodies.filter((_, i) => i % CONNECTIONS === c));
     let failed = 0;
+    // Shed by the bound in front of the database (SEARCH_QUEUE_TIMEOUT_MS on a slow machine): counted, not a failure.
+    let shed = 0;
     // Throughput to the last answer: the load tool finishes on its next one-second tick.
     const started = performance.now();
     let lastAnswer = started;
@@ -152,16 +159,55 @@ try {
       instance.on('response', (_client, status, _bytes, took) => {
         lastAnswer = performance.now();
         if (status === 200) latencies.push(took);
+        else if (status === 503) shed += 1;
         else failed += 1;
       });
     });
     if (failed > 0 || result.errors > 0) throw new Error(`${label}: ${failed} answers other than 200, ${result.errors} errors`);
-    if (report) console.log(`${label.padEnd(15)} ${CONNECTIONS} connections, ${latencies.length} requests: ${figures(latencies)}; ${(latencies.length / ((lastAnswer - started) / 1000)).toFixed(0)} req/s`);
+    if (report) console.log(`${label.padEnd(15)} ${CONNECTIONS} connections, ${latencies.length} requests: ${figures(latencies)}; ${(latencies.length / ((lastAnswer - started) / 1000)).toFixed(0)} req/s${shed ? `; ${shed} shed (503)` : ''}`);
   };
   await load('warm-up', warmup, warmup.length, false);
   await load('API distinct', distinct, distinct.length);
   await load('API broad', broadOnly.map((b) => ({ ...b, highlights: { enable: true } })), broadOnly.length);
   await load('API repeated', repeated, REQUESTS);
+
+  // The flood: word pairs not asked before (every one a response-cache miss), each connection sending
+  // its next one as soon as it has an answer, whatever the answer is.
+  {
+    const n = Math.max(1, words.length);
+    const bodies = Array.from({ length: FLOOD_REQUESTS }, (_, i) => JSON.stringify({
+      query: `${words[(i * 53 + 11) % n] ?? 'configure'} ${words[(i * 91 + 7) % n] ?? 'install'}`, pagination: { from: 0, size: 10 },
+    }));
+    const served: number[] = [];
+    const shed: number[] = [];
+    let other = 0;
+    let next = 0;
+    const started = performance.now();
+    const result = await new Promise<autocannon.Result>((done, reject) => {
+      const instance = autocannon({
+        url: base,
+        connections: FLOOD_CONNECTIONS,
+        amount: FLOOD_REQUESTS,
+        timeout: 60,
+        requests: [{ method: 'POST', path: API }],
+        setupClient: (client) => {
+          const c = next++;
+          client.setRequests(bodies.filter((_, i) => i % FLOOD_CONNECTIONS === c)
+            .map((body) => ({ method: 'POST', path: API, headers: { 'content-type': 'application/json' }, body })));
+        },
+      }, (error, finished) => (error ? reject(error) : done(finished)));
+      instance.on('response', (_client, status, _bytes, took) => {
+        if (status === 200) served.push(took);
+        else if (status === 503) shed.push(took);
+        else other += 1;
+      });
+    });
+    const seconds = (performance.now() - started) / 1000;
+    const all = [...served, ...shed];
+    console.log(`API flood       ${FLOOD_CONNECTIONS} connections, ${all.length} distinct searches in ${seconds.toFixed(1)} s: `
+      + `${shed.length} shed (${((shed.length / Math.max(1, all.length)) * 100).toFixed(0)} %), ${other} other answers, ${result.errors} errors, ${result.timeouts} time-outs`);
+    console.log(`                every answer ${figures(all)}; served ${figures(served)}; shed ${figures(shed)}`);
+  }
 
   const page: number[] = [];
   for (let i = 0; i < 60; i++) {

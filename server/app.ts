@@ -20,6 +20,7 @@ import { Refusal, sendRefusal } from './plugins/refusal.ts';
 import pageCachePlugin from './plugins/page-cache.ts';
 import unavailablePlugin from './plugins/unavailable.tsx';
 import { DatabaseUnavailableError } from './db/unavailable.ts';
+import { Overloaded } from './http/gate.ts';
 import feedback from './routes/feedback.ts';
 import searchApi from './routes/search-api.ts';
 import searchPage from './routes/search-page.tsx';
@@ -38,6 +39,7 @@ import adminPlugin from './plugins/admin.ts';
 import shutdownPlugin from './plugins/shutdown.ts';
 import requestDeadline from './plugins/request-deadline.ts';
 import loadShedding from './plugins/load-shedding.ts';
+import searchGate from './plugins/search-gate.ts';
 import accessLog from './plugins/access-log.ts';
 import identity from './identity/plugin.ts';
 import support from './support/plugin.ts';
@@ -96,6 +98,11 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
     if (error instanceof Refusal) return sendRefusal(request, reply, error);
     // The database is away: the last good copy of the page, or 503 with Retry-After (not a 500).
     if (error instanceof DatabaseUnavailableError) return reply.databaseUnavailable(error);
+    // Past a bound on waiting work (SEARCH_MAX_CONCURRENT, SEARCH_QUEUE_*): shed like any overload.
+    if (error instanceof Overloaded) {
+      request.log.warn({ url: request.originalUrl ?? request.url, gate: error.message }, 'overloaded; request shed');
+      return reply.overloaded();
+    }
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     const url = request.originalUrl ?? request.url;
     if (status >= 500) request.log.error({ err: error, url }, 'request failed');
@@ -123,6 +130,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
     maxEventLoopDelayMs: config.overloadMaxEventLoopDelayMs, maxEventLoopUtilization: config.overloadMaxEventLoopUtilization,
     maxHeapUsedMb: config.overloadMaxHeapUsedMb, retryAfterS: config.overloadRetryAfterS,
   });
+  await fastify.register(searchGate, { max: config.searchMaxConcurrent, queueMax: config.searchQueueMax, timeoutMs: config.searchQueueTimeoutMs });
   await fastify.register(dbPlugin, { databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...(opts.db ? { db: opts.db } : {}) });
   await fastify.register(contentPlugin, { contentDir: config.contentDir, importOnStart: config.importOnStart });
   // First-party analytics (README 'Analytics'): page views as pages go out, POST /api/events, the roll-up.

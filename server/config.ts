@@ -29,6 +29,12 @@ export const ConfigSchema = Type.Object({
   overloadMaxEventLoopUtilization: Type.Number({ minimum: 0, maximum: 1 }),
   overloadMaxHeapUsedMb: Type.Optional(Type.Integer({ minimum: 0 })),
   overloadRetryAfterS: Type.Integer({ minimum: 1 }),
+  /** Searches (cache misses) one instance runs at once; more wait in a queue of SEARCH_QUEUE_MAX. */
+  searchMaxConcurrent: Type.Integer({ minimum: 1 }),
+  /** Searches that may wait for a place; past it, 503 with Retry-After at once. */
+  searchQueueMax: Type.Integer({ minimum: 0 }),
+  /** How long a search waits for a place before it is answered 503 with Retry-After. */
+  searchQueueTimeoutMs: Type.Integer({ minimum: 1 }),
   rateLimitMax: Type.Integer({ minimum: 1 }),
   rateLimitWindow: Type.Integer({ minimum: 1 }),
   /** OpenID Connect issuer to sign in against; unset, Signpost's own embedded provider (server/identity/). */
@@ -101,6 +107,12 @@ export const ConfigSchema = Type.Object({
   aiModel: Type.Optional(Type.String({ minLength: 1 })),
   aiApiKey: Type.Optional(Type.String()),
   aiTimeoutMs: Type.Integer({ minimum: 1 }),
+  /** Model calls one instance makes at once; a question past it is answered from the passages, with a notice. */
+  aiMaxConcurrent: Type.Integer({ minimum: 1 }),
+  /** Questions to the assistant one account may ask per hour. */
+  assistantRateLimit: Type.Integer({ minimum: 1 }),
+  /** Questions to the assistant one client network may ask per hour (all its accounts together). */
+  assistantNetworkRateLimit: Type.Integer({ minimum: 1 }),
   /** First-party analytics (server/events/): events recorded at all. */
   analytics: Type.Boolean(),
   /** Days raw analytics events are kept before only their daily aggregates remain. */
@@ -206,6 +218,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     overloadMaxEventLoopUtilization: num(env.OVERLOAD_MAX_EVENT_LOOP_UTILIZATION, 0),
     overloadMaxHeapUsedMb: env.OVERLOAD_MAX_HEAP_USED_MB ? Number(env.OVERLOAD_MAX_HEAP_USED_MB) : undefined,
     overloadRetryAfterS: num(env.OVERLOAD_RETRY_AFTER_S, 10),
+    searchMaxConcurrent: num(env.SEARCH_MAX_CONCURRENT, 8),
+    searchQueueMax: num(env.SEARCH_QUEUE_MAX, 64),
+    searchQueueTimeoutMs: num(env.SEARCH_QUEUE_TIMEOUT_MS, 2000),
     rateLimitMax: env.RATE_LIMIT_MAX ? Number(env.RATE_LIMIT_MAX) : 30,
     rateLimitWindow: env.RATE_LIMIT_WINDOW ? Number(env.RATE_LIMIT_WINDOW) : 60,
     oidcIssuer: env.OIDC_ISSUER ? env.OIDC_ISSUER.replace(/\/+$/, '') : undefined,
@@ -250,6 +265,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     aiModel: env.AI_MODEL || undefined,
     aiApiKey: env.AI_API_KEY || undefined,
     aiTimeoutMs: num(env.AI_TIMEOUT_MS, 20_000),
+    aiMaxConcurrent: num(env.AI_MAX_CONCURRENT, 4),
+    assistantRateLimit: num(env.ASSISTANT_RATE_LIMIT, 30),
+    assistantNetworkRateLimit: num(env.ASSISTANT_NETWORK_RATE_LIMIT, 120),
     analytics: bool('ANALYTICS', env.ANALYTICS, true),
     analyticsRetentionDays: num(env.ANALYTICS_RETENTION_DAYS, 90),
     analyticsRateLimit: num(env.ANALYTICS_RATE_LIMIT, 600),
@@ -262,7 +280,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       identityUrl: 'IDENTITY_URL', staffDomain: 'STAFF_EMAIL_DOMAIN', trustProxy: 'TRUST_PROXY',
       shutdownTimeoutMs: 'SHUTDOWN_TIMEOUT_MS', requestTimeoutMs: 'REQUEST_TIMEOUT_MS', overloadMaxEventLoopDelayMs: 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS',
       overloadMaxEventLoopUtilization: 'OVERLOAD_MAX_EVENT_LOOP_UTILIZATION', overloadMaxHeapUsedMb: 'OVERLOAD_MAX_HEAP_USED_MB',
-      overloadRetryAfterS: 'OVERLOAD_RETRY_AFTER_S',
+      overloadRetryAfterS: 'OVERLOAD_RETRY_AFTER_S', searchMaxConcurrent: 'SEARCH_MAX_CONCURRENT', searchQueueMax: 'SEARCH_QUEUE_MAX',
+      searchQueueTimeoutMs: 'SEARCH_QUEUE_TIMEOUT_MS',
       rateLimitMax: 'RATE_LIMIT_MAX', rateLimitWindow: 'RATE_LIMIT_WINDOW',
       oidcIssuer: 'OIDC_ISSUER', oidcClientId: 'OIDC_CLIENT_ID', oidcClientSecret: 'OIDC_CLIENT_SECRET', oidcScopes: 'OIDC_SCOPES',
       oidcEditorClaim: 'OIDC_EDITOR_CLAIM', oidcPartnerClaim: 'OIDC_PARTNER_CLAIM', oidcGroupsClaim: 'OIDC_GROUPS_CLAIM',
@@ -277,6 +296,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       requestRateLimit: 'REQUEST_RATE_LIMIT',
       flagsProvider: 'FLAGS_PROVIDER', flagsFile: 'FLAGS_FILE', flagsUrl: 'FLAGS_URL', flagsTimeoutMs: 'FLAGS_TIMEOUT_MS',
       aiBaseUrl: 'AI_BASE_URL', aiModel: 'AI_MODEL', aiApiKey: 'AI_API_KEY', aiTimeoutMs: 'AI_TIMEOUT_MS',
+      aiMaxConcurrent: 'AI_MAX_CONCURRENT', assistantRateLimit: 'ASSISTANT_RATE_LIMIT', assistantNetworkRateLimit: 'ASSISTANT_NETWORK_RATE_LIMIT',
       analytics: 'ANALYTICS', analyticsRetentionDays: 'ANALYTICS_RETENTION_DAYS', analyticsRateLimit: 'ANALYTICS_RATE_LIMIT',
     };
     const lines = problems.map((p) => {

@@ -8,6 +8,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/driver.ts';
 import { maskEmails } from '../search/highlight.ts';
+import type { Gate } from '../http/gate.ts';
 import { generate, GenerationError, type ModelConfig } from './generate.ts';
 import { retrieve, type Retrieved } from './retrieve.ts';
 
@@ -34,7 +35,7 @@ export interface Answer {
   text?: string;
   citations: Citation[];
   /** Why a configured model's answer is not shown (the extractive answer stands in). */
-  notice?: 'slow' | 'unavailable' | 'failed';
+  notice?: 'slow' | 'unavailable' | 'failed' | 'busy';
   /** The contact form with the question filled in, when nothing relevant was found. */
   contactHref?: string;
 }
@@ -50,6 +51,10 @@ export interface AnswerOptions {
   onFallback?: () => void;
   signal?: AbortSignal;
   log?: FastifyBaseLogger;
+  /** The bound on model calls at once (AI_MAX_CONCURRENT): past it, the passages answer with a notice. */
+  modelCalls?: Pick<Gate, 'tryAcquire'>;
+  /** The queue in front of the database the retrieval waits in (server/plugins/search-gate.ts). */
+  searches?: Pick<Gate, 'run'>;
 }
 
 export function quoteOf(text: string, max = QUOTE_CHARS): string {
@@ -69,7 +74,8 @@ export function contactHrefOf(question: string): string {
 export async function answer(db: Db, rawQuestion: string, options: AnswerOptions = {}): Promise<Answer> {
   const started = performance.now();
   const question = rawQuestion.replace(/\s+/g, ' ').trim().slice(0, MAX_QUESTION);
-  const found = (await retrieve(db, question, { limit: options.limit ?? 3, language: options.language })).filter(relevant);
+  const retrieval = () => retrieve(db, question, { limit: options.limit ?? 3, language: options.language });
+  const found = (await (options.searches ? options.searches.run(retrieval) : retrieval())).filter(relevant);
   const citations = found.map((p) => ({ title: p.title, heading: p.heading, url: p.url, quote: quoteOf(p.text) }));
   let result: Answer;
   if (found.length === 0) {
@@ -77,14 +83,24 @@ export async function answer(db: Db, rawQuestion: string, options: AnswerOptions
   } else if (!options.model) {
     result = { question, mode: 'extractive', citations };
   } else {
-    try {
-      const text = await generate(options.model, question, found, options.onText, options.signal);
-      result = { question, mode: 'generated', text, citations };
-    } catch (err) {
-      const reason = err instanceof GenerationError ? err.reason : 'failed';
-      options.log?.warn({ reason, err: err instanceof GenerationError ? err.message : String(err) }, 'assistant model failed; answering from passages');
-      options.onFallback?.();
-      result = { question, mode: 'extractive', citations, notice: reason };
+    // Every model call is held while it streams: past the bound, the passages answer at once rather
+    // than the question waiting behind others' answers (or the model's own queue) for seconds.
+    const release = options.modelCalls ? options.modelCalls.tryAcquire() : () => {};
+    if (!release) {
+      options.log?.warn('assistant model busy (AI_MAX_CONCURRENT); answering from passages');
+      result = { question, mode: 'extractive', citations, notice: 'busy' };
+    } else {
+      try {
+        const text = await generate(options.model, question, found, options.onText, options.signal);
+        result = { question, mode: 'generated', text, citations };
+      } catch (err) {
+        const reason = err instanceof GenerationError ? err.reason : 'failed';
+        options.log?.warn({ reason, err: err instanceof GenerationError ? err.message : String(err) }, 'assistant model failed; answering from passages');
+        options.onFallback?.();
+        result = { question, mode: 'extractive', citations, notice: reason };
+      } finally {
+        release();
+      }
     }
   }
   // Spec §5: a question reaches the log only with its e-mail-like text masked.

@@ -3,11 +3,15 @@
  * form and the server-rendered, cited answer), and /assistant/stream, the same answer as
  * server-sent events for the widget and the summary dialog (`text` pieces while a model streams,
  * `reset` when its answer is abandoned for the passages, then one `answer` with the whole answer).
+ * Every question counts against its account's and its network's hourly limits (429 past them, before
+ * any retrieval or model call), and model calls at once are bounded per instance (issue 25 item 8).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { DatabaseUnavailableError } from '../db/unavailable.ts';
+import { Gate, Overloaded } from '../http/gate.ts';
 import { HttpError } from '../http/http-error.ts';
+import { databaseStore } from '../plugins/rate-limit.ts';
 import { buildChrome } from '../pages/chrome.ts';
 import { maskEmails } from '../search/highlight.ts';
 import type { AnswerView } from '../../views/islands/assistant-answer.tsx';
@@ -19,10 +23,11 @@ import { assistantLanguage, ASSISTANT_LANGUAGES, type AssistantLanguage } from '
 import { stringsFor } from '../../views/i18n/catalogue.tsx';
 
 export type AssistantConfig = Pick<Config, 'publicUrl' | 'identityUrl' | 'staffDomain' | 'partnerHosts'
-  | 'aiBaseUrl' | 'aiModel' | 'aiApiKey' | 'aiTimeoutMs'>;
+  | 'aiBaseUrl' | 'aiModel' | 'aiApiKey' | 'aiTimeoutMs' | 'aiMaxConcurrent' | 'assistantRateLimit' | 'assistantNetworkRateLimit'>;
 
 export const ASSISTANT_PATH = '/assistant';
 export const SUMMARY_PATH = '/assistant/summary';
+const HOUR_MS = 3_600_000;
 
 
 /** The model the operator configured, if any: nothing is sent anywhere without one. */
@@ -52,6 +57,35 @@ type AskRequest = FastifyRequest<{ Querystring: AskQuery }>;
 export default async function assistantRoutes(app: FastifyInstance, opts: { config: AssistantConfig }) {
   const { config } = opts;
   const model = modelOf(config);
+  // One bound for the instance, whichever way the question came in (page, stream, summary).
+  const modelCalls = new Gate('model calls', { max: config.aiMaxConcurrent, queueMax: 0, timeoutMs: 1 });
+  // The rate limiter's database counters (server/plugins/rate-limit.ts), so every instance counts together.
+  const Counter = databaseStore(app.db, app.log);
+  const counter = new Counter();
+  const count = (key: string) => new Promise<{ current: number; ttl: number }>((resolve) => {
+    counter.incr(key, (_error, result) => resolve(result ?? { current: 0, ttl: 0 }), HOUR_MS);
+  });
+
+  /**
+   * Counts a question against ASSISTANT_RATE_LIMIT (its account) and ASSISTANT_NETWORK_RATE_LIMIT (its
+   * client network: the /24 or /48 support forms count by), before anything is retrieved or generated.
+   * Over either, the seconds until the earliest window ends; otherwise undefined.
+   */
+  async function overLimit(request: AskRequest): Promise<number | undefined> {
+    const account = request.user?.sub;
+    const [network, mine] = await Promise.all([
+      count(`assistant:network:${app.visitorIds.networkKey(request.ip)}`),
+      account ? count(`assistant:account:${account}`) : undefined,
+    ]);
+    const over = [
+      ...(network.current > config.assistantNetworkRateLimit ? [network] : []),
+      ...(mine && mine.current > config.assistantRateLimit ? [mine] : []),
+    ];
+    if (over.length === 0) return undefined;
+    request.log.info({ by: over.map((c) => (c === network ? 'network' : 'account')) }, 'assistant question refused: rate limit');
+    return Math.max(1, Math.ceil(Math.max(...over.map((c) => c.ttl)) / 1000));
+  }
+  const options = { model, modelCalls, searches: app.searchGate };
 
   /** Refuses whoever may not ask: sign-in for visitors, 404 for everyone else. */
   async function admit(request: AskRequest, reply: FastifyReply, access: AssistantAccess, page: string): Promise<boolean> {
@@ -73,11 +107,15 @@ export default async function assistantRoutes(app: FastifyInstance, opts: { conf
       const strings = stringsFor(lang).assistant;
       let view: AnswerView | null = null;
       let error: string | undefined;
-      if (question) {
+      const wait = question ? await overLimit(request) : undefined;
+      if (wait !== undefined) {
+        error = strings.rateLimited(Math.ceil(wait / 60));
+        reply.header('retry-after', String(wait));
+      } else if (question) {
         try {
-          view = answerView(await answer(app.db, question, { model, log: request.log }), lang);
+          view = answerView(await answer(app.db, question, { ...options, log: request.log }), lang);
         } catch (err) {
-          if (err instanceof DatabaseUnavailableError) throw err;
+          if (err instanceof DatabaseUnavailableError || err instanceof Overloaded) throw err;
           request.log.error({ err, question: maskEmails(question) }, 'assistant failed');
           error = strings.failed;
         }
@@ -87,7 +125,7 @@ export default async function assistantRoutes(app: FastifyInstance, opts: { conf
       });
       return reply.page(<AssistantPage chrome={chrome} title={strings.page[title]} action={path} question={question} answer={view}
         error={error} lang={lang === 'en' ? undefined : lang} strings={{ ...strings.page, answer: strings.answer }} />,
-        { status: error ? 503 : 200, cache: 'private' });
+        { status: wait !== undefined ? 429 : error ? 503 : 200, cache: 'private' });
     });
 
     app.get<{ Querystring: AskQuery }>(`${path}/stream`, { schema: { querystring: QuerySchema } }, async (request, reply) => {
@@ -95,6 +133,14 @@ export default async function assistantRoutes(app: FastifyInstance, opts: { conf
       const question = (request.query.q ?? '').trim();
       const lang = assistantLanguage(request.query.lang);
       if (!question) throw new HttpError(400, 'BAD_REQUEST', 'q: ask a question (the q parameter is empty)');
+      const wait = await overLimit(request);
+      if (wait !== undefined) {
+        // EventSource does not read a body that is not a 200: the widget says the assistant cannot
+        // answer and links to the page, which says why; other clients read the event.
+        return reply.code(429).header('retry-after', String(wait)).header('cache-control', 'private, no-store')
+          .type('text/event-stream; charset=utf-8')
+          .send(`event: failed\ndata: ${JSON.stringify({ message: stringsFor(lang).assistant.rateLimited(Math.ceil(wait / 60)), retryAfter: wait })}\n\n`);
+      }
       const abort = new AbortController();
       request.raw.on('close', () => abort.abort());
       reply.hijack();
@@ -108,7 +154,7 @@ export default async function assistantRoutes(app: FastifyInstance, opts: { conf
       };
       try {
         const a = await answer(app.db, question, {
-          model, log: request.log, signal: abort.signal,
+          ...options, log: request.log, signal: abort.signal,
           onText: (piece) => send('text', piece), onFallback: () => send('reset', null),
         });
         send('answer', answerView(a, lang));

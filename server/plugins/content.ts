@@ -13,6 +13,8 @@ declare module 'fastify' {
     contentReady: Promise<void>;
     /** True once content is stored (readiness, DESIGN "Running safely"). */
     contentLoaded(): Promise<boolean>;
+    /** True while the first import of a site with nothing stored yet runs: pages say it is starting. */
+    contentStarting(): boolean;
     /**
      * False while the content-change listener is away (PostgreSQL only): an import made elsewhere may
      * go unannounced until it is back, when the caches are dropped.
@@ -79,6 +81,11 @@ export default fp<ContentPluginOptions>(async (app, opts) => {
   ready.catch(() => undefined); // handled by whoever awaits it (server/main.ts); never unhandled
   app.decorate('contentReady', ready);
 
+  // Known without a query per request: nothing was stored when the import at start began, and it runs.
+  // Decided in onReady, so before the server listens.
+  let starting = false;
+  app.decorate('contentStarting', () => starting);
+
   const importAtStart = async () => {
     try {
       const result = await importTree(opts.contentDir);
@@ -94,6 +101,8 @@ export default fp<ContentPluginOptions>(async (app, opts) => {
       } else {
         throw new Error(`The content tree in ${opts.contentDir} has ${error.problems.length} problem(s) and no content is stored yet:\n${error.message}`);
       }
+    } finally {
+      starting = false;
     }
   };
 
@@ -101,6 +110,7 @@ export default fp<ContentPluginOptions>(async (app, opts) => {
   // size of the tree (a large tree used to exceed Fastify's plugin timeout).
   app.addHook('onReady', async () => {
     if (!opts.importOnStart) return settle.resolve();
+    starting = !(await store.hasContent());
     importAtStart().then(settle.resolve, settle.reject);
   });
   app.addHook('onClose', async () => {

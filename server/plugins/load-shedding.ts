@@ -5,6 +5,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isApiUrl } from '../http/http-error.ts';
 
 declare module 'fastify' {
+  interface FastifyReply {
+    /** The load-shedding answer (503, Retry-After, no-store) for work refused past a bound (server/http/gate.ts). */
+    overloaded(): FastifyReply;
+  }
   interface FastifyContextConfig {
     /** Answer even when the server is overloaded (liveness, readiness). */
     exemptFromShedding?: boolean;
@@ -29,9 +33,7 @@ export interface LoadSheddingOptions {
 export default fp<LoadSheddingOptions>(async (app, opts) => {
   const heapLimit = getHeapStatistics().heap_size_limit;
   const maxHeapUsedBytes = opts.maxHeapUsedMb === undefined ? Math.floor(heapLimit * 0.9) : opts.maxHeapUsedMb * 1024 * 1024;
-  const shed = (request: FastifyRequest, reply: FastifyReply, type: string) => {
-    if (request.routeOptions.config.exemptFromShedding) return undefined;
-    request.log.warn({ url: request.url, pressure: type }, 'overloaded; request shed');
+  const answer = (request: FastifyRequest, reply: FastifyReply) => {
     reply.code(503).header('retry-after', String(opts.retryAfterS)).header('cache-control', 'no-store');
     if (isApiUrl(request.url)) {
       return { statusCode: 503, error: 'OVERLOADED', message: 'The service is busy. Please try again in a moment.' };
@@ -39,6 +41,14 @@ export default fp<LoadSheddingOptions>(async (app, opts) => {
     reply.type('text/plain; charset=utf-8');
     return 'The help centre is busy. Please try again in a moment.';
   };
+  const shed = (request: FastifyRequest, reply: FastifyReply, type: string) => {
+    if (request.routeOptions.config.exemptFromShedding) return undefined;
+    request.log.warn({ url: request.url, pressure: type }, 'overloaded; request shed');
+    return answer(request, reply);
+  };
+  app.decorateReply('overloaded', function overloaded(this: FastifyReply) {
+    return this.send(answer(this.request, this));
+  });
   await app.register(underPressure, {
     maxEventLoopDelay: opts.maxEventLoopDelayMs,
     maxEventLoopUtilization: opts.maxEventLoopUtilization,

@@ -1,8 +1,41 @@
 import fp from 'fastify-plugin';
 import helmet from '@fastify/helmet';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The security headers of an answer with no request behind it, as header lines (server/http/client-error.ts). */
+    securityHeaderLines: string;
+  }
+}
+
 export interface SecurityHeadersOptions {
   publicUrl: string;
+}
+
+/** The strict policy of anything that is not a page: nothing may load. */
+const STRICT_CSP = "default-src 'none';base-uri 'none';form-action 'none';frame-ancestors 'self'";
+const HSTS = 'max-age=31536000; includeSubDomains';
+
+/**
+ * The headers helmet gives every answer below, for the answers the HTTP parser makes before there is a
+ * request to run hooks on (400 for a malformed request line, 431 for headers too large). Kept equal to
+ * helmet's by test/server/client-error.test.ts, which compares them with an ordinary answer's.
+ */
+export function parserErrorHeaders(publicUrl: string): Record<string, string> {
+  return {
+    'content-security-policy': STRICT_CSP,
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+    'origin-agent-cluster': '?1',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    ...(publicUrl.startsWith('https:') ? { 'strict-transport-security': HSTS } : {}),
+    'x-content-type-options': 'nosniff',
+    'x-dns-prefetch-control': 'off',
+    'x-download-options': 'noopen',
+    'x-frame-options': 'SAMEORIGIN',
+    'x-permitted-cross-domain-policies': 'none',
+    'x-xss-protection': '0',
+  };
 }
 
 /**
@@ -27,4 +60,5 @@ export default fp<SecurityHeadersOptions>(async (app, opts) => {
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     strictTransportSecurity: opts.publicUrl.startsWith('https:') ? { maxAge: 31_536_000, includeSubDomains: true } : false,
   });
+  app.decorate('securityHeaderLines', Object.entries(parserErrorHeaders(opts.publicUrl)).map(([name, value]) => `${name}: ${value}\r\n`).join(''));
 }, { name: 'security-headers' });

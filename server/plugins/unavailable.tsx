@@ -1,12 +1,15 @@
 import { renderToString } from 'react-dom/server';
 import fp from 'fastify-plugin';
 import { UnavailablePage } from '../../views/pages/unavailable-page.tsx';
+import { StartingPage } from '../../views/pages/starting-page.tsx';
 import { isApiUrl } from '../http/http-error.ts';
 
 declare module 'fastify' {
   interface FastifyReply {
     /** Answers a request that failed because the database is away (see below). */
     databaseUnavailable(error: unknown): FastifyReply;
+    /** Answers a page that is not stored yet while the first import runs (see below). */
+    siteStarting(): FastifyReply;
   }
 }
 
@@ -46,6 +49,23 @@ export default fp(async (app) => {
     const html = renderToString(
       <UnavailablePage css={app.pageStylesheetsNow()} retryHref={retryHref} notSaved={!read} retryAfterSeconds={RETRY_AFTER_SECONDS} />,
     );
+    return this.header('content-security-policy', CSP).header('x-content-type-options', 'nosniff')
+      .type('text/html; charset=utf-8').send(`<!doctype html>${html}`);
+  });
+
+  /**
+   * While a new site's first import runs, nothing is stored and every page would be a 404 saying it does
+   * not exist: it is a 503 saying the site is starting instead, with Retry-After, and never kept by a
+   * cache (the page may exist a minute later).
+   */
+  app.decorateReply('siteStarting', function siteStarting() {
+    const request = this.request;
+    this.code(503).header('retry-after', String(RETRY_AFTER_SECONDS)).header('cache-control', 'no-store');
+    if (isApiUrl(request.url)) {
+      return this.send({ statusCode: 503, error: 'STARTING', message: 'The help centre is starting. Please try again in a moment.' });
+    }
+    const retryHref = sitePath(request.method === 'GET' || request.method === 'HEAD' ? request.url : '/');
+    const html = renderToString(<StartingPage css={app.pageStylesheetsNow()} retryHref={retryHref} retryAfterSeconds={RETRY_AFTER_SECONDS} />);
     return this.header('content-security-policy', CSP).header('x-content-type-options', 'nosniff')
       .type('text/html; charset=utf-8').send(`<!doctype html>${html}`);
   });

@@ -64,6 +64,8 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
   const sendShared = (reply: FastifyReply, loaded: Loaded) => reply.page(loaded.view, { status: loaded.status ?? 200, cache: 'public' });
 
   async function notFound(request: FastifyRequest, reply: FastifyReply) {
+    // A new site's first import: the page may exist in a minute, so it is not a 404 (issue 25 item 11).
+    if (app.contentStarting()) return reply.siteStarting();
     return sendShared(reply, await notFoundPage(ctx, request));
   }
   app.setNotFoundHandler(notFound);

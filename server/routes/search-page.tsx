@@ -3,6 +3,7 @@
  * An htmx request for the results region gets that region of the same view.
  */
 import { DatabaseUnavailableError } from '../db/unavailable.ts';
+import { Overloaded } from '../http/gate.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { buildChrome } from '../pages/chrome.ts';
@@ -57,7 +58,8 @@ export default async function searchPage(app: FastifyInstance, opts: SearchPageO
         response = await cachedSearch(app, request.log, requestFor(state), { suggest: request.query.exact !== '1' });
       } catch (error) {
         // The database is away: the app answers the last good copy or a 503 that no cache keeps.
-        if (error instanceof DatabaseUnavailableError) throw error;
+        // Too many searches waiting: shed with 503 and Retry-After (server/plugins/search-gate.ts).
+        if (error instanceof DatabaseUnavailableError || error instanceof Overloaded) throw error;
         failed = true;
         request.log.error({ err: error, term: maskEmails(state.searchTerm) }, 'search failed');
       }

@@ -20,6 +20,12 @@ t.test('bad values are refused naming the variable', async (t) => {
   }
   t.doesNotThrow(() => loadConfig({ CONTENT_FILE_MAX_BYTES: '2048' }));
   t.throws(() => loadConfig({ LOG_LEVEL: 'loud' }), { message: /LOG_LEVEL/ });
+  for (const name of ['SEARCH_MAX_CONCURRENT', 'SEARCH_QUEUE_TIMEOUT_MS', 'AI_MAX_CONCURRENT', 'ASSISTANT_RATE_LIMIT', 'ASSISTANT_NETWORK_RATE_LIMIT']) {
+    t.throws(() => loadConfig({ [name]: '0' }), { message: new RegExp(`${name}: `) });
+    t.throws(() => loadConfig({ [name]: 'many' }), { message: new RegExp(`${name}: `) });
+  }
+  t.throws(() => loadConfig({ SEARCH_QUEUE_MAX: '-1' }), { message: /SEARCH_QUEUE_MAX: / });
+  t.equal(loadConfig({ SEARCH_QUEUE_MAX: '0' }).searchQueueMax, 0, 'no queue: past the running searches, shed at once');
 });
 
 t.test('TRUST_PROXY: off by default; on, a hop count, or proxy addresses', async (t) => {

@@ -378,7 +378,9 @@ export const en = {
       slow: 'The AI model took too long to answer, so here are the most relevant passages from the help content.',
       unavailable: 'The AI model is unavailable right now, so here are the most relevant passages from the help content.',
       failed: 'The AI model could not answer, so here are the most relevant passages from the help content.',
+      busy: 'The AI assistant is answering many questions right now, so here are the most relevant passages from the help content.',
     },
     failed: 'The assistant cannot answer right now. Please try again in a moment, or search the help content.',
+    rateLimited: (minutes: number) => `You have asked the assistant many questions in a short while. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or search the help content.`,
   },
 };

@@ -1,0 +1,102 @@
+/**
+ * A bound on how much of one kind of work runs at once in this instance, and on how much may wait
+ * for it: the queue in front of the database (searches) and in front of the model (assistant). Past
+ * the bound a caller is told at once (`Overloaded`), rather than waiting behind work it cannot
+ * overtake; a waiter that has waited `timeoutMs` is told the same.
+ */
+export class Overloaded extends Error {
+  override name = 'Overloaded';
+  readonly statusCode = 503;
+
+  constructor(what: string) {
+    super(`${what}: too much work is waiting`);
+  }
+}
+
+export interface GateOptions {
+  /** Work that may run at once. */
+  max: number;
+  /** Callers that may wait for a free place; 0: none waits. */
+  queueMax: number;
+  /** How long a caller waits for a place before it is told the instance is overloaded. */
+  timeoutMs: number;
+}
+
+interface Waiter {
+  resolve: (release: () => void) => void;
+  timer: NodeJS.Timeout;
+}
+
+export class Gate {
+  private running = 0;
+  private readonly waiting: Waiter[] = [];
+  /** Callers refused since the start (a full queue or a wait past the limit). */
+  refused = 0;
+
+  constructor(readonly name: string, readonly options: GateOptions) {}
+
+  /** Work running now. */
+  get active(): number {
+    return this.running;
+  }
+
+  /** Callers waiting for a place. */
+  get queued(): number {
+    return this.waiting.length;
+  }
+
+  /** A place now, or undefined when every place is taken (nothing waits). */
+  tryAcquire(): (() => void) | undefined {
+    if (this.running >= this.options.max) return undefined;
+    this.running += 1;
+    return this.releaser();
+  }
+
+  /** A place, now or once one frees up; `Overloaded` when the queue is full or the wait too long. */
+  acquire(): Promise<() => void> {
+    const now = this.tryAcquire();
+    if (now) return Promise.resolve(now);
+    if (this.waiting.length >= this.options.queueMax) {
+      this.refused += 1;
+      return Promise.reject(new Overloaded(this.name));
+    }
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve,
+        timer: setTimeout(() => {
+          const at = this.waiting.indexOf(waiter);
+          if (at >= 0) this.waiting.splice(at, 1);
+          this.refused += 1;
+          reject(new Overloaded(this.name));
+        }, this.options.timeoutMs),
+      };
+      this.waiting.push(waiter);
+    });
+  }
+
+  /** Runs `work` in a place of its own (see acquire). */
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    const release = await this.acquire();
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  }
+
+  private releaser(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      // The place goes straight to the longest waiter, so nobody arriving later overtakes it.
+      const next = this.waiting.shift();
+      if (next) {
+        clearTimeout(next.timer);
+        next.resolve(this.releaser());
+      } else {
+        this.running -= 1;
+      }
+    };
+  }
+}
