@@ -7,8 +7,8 @@
  * wrong methods. No answer may be a server error, every request is answered within FUZZ_HANG_MS, no error
  * is publicly cacheable, and no analytics batch is lost to one bad event.
  *
- * FUZZ_REQUESTS is the count per group (small by default, to keep the suite fast), FUZZ_SEED changes the
- * sequence, FUZZ_GROUPS=forms,events runs some groups only; `npm run fuzz` runs 10 000 per group. Each
+ * FUZZ_REQUESTS is the count per group (small by default, to keep the suite fast; FUZZ_REQUESTS_FORMS and
+ * the like set one group's), FUZZ_SEED changes the sequence, FUZZ_GROUPS=forms,events runs some groups only; `npm run fuzz` runs 10 000 per group. Each
  * group prints its requests, 5xx, hangs, time and statuses. Cut-off bodies on a real socket:
  * test/server/fuzz-sockets.test.ts.
  */
@@ -26,7 +26,7 @@ import { PREVIEW_TOKEN, SAMPLE_CONTENT, testDb } from '../helpers/build.ts';
 import { ADA, SESSION_SECRET, sealed } from '../identity/helpers.ts';
 import { Jar } from '../identity/oidc-peer.ts';
 import { BEA, HELPDESK_TOKEN, PARKER, STAFF, sendRequest } from '../support/requests-helpers.ts';
-import { Fuzz, failureLines, multipartBody, runGroup, type Part, type Sent, CONTENT_TYPES, METHODS, RAW } from './fuzz-helpers.ts';
+import { Fuzz, encode, failureLines, multipartBody, runGroup, type Part, type Sent, CONTENT_TYPES, METHODS, RAW } from './fuzz-helpers.ts';
 
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 150);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261127);
@@ -114,10 +114,11 @@ t.test(`fuzz: ${REQUESTS} requests per route group, seed ${SEED}`, async (t) => 
   const totals = { requests: 0, fiveHundreds: 0, hangs: 0 };
   for (const [name, group] of groups) {
     if (ONLY.length > 0 && !ONLY.includes(name)) continue;
-    await t.test(`${name}: ${REQUESTS} requests`, async (t) => {
+    const count = Number(process.env[`FUZZ_REQUESTS_${name.toUpperCase()}`] ?? REQUESTS);
+    await t.test(`${name}: ${count} requests`, async (t) => {
       // Each group its own sequence, so one group's count does not change another's requests.
       const fuzz = new Fuzz(SEED + [...name].reduce((sum, c) => sum * 31 + c.charCodeAt(0), 0));
-      const result = await runGroup(server, name, REQUESTS, HANG_MS, await group(fuzz, setup));
+      const result = await runGroup(server, name, count, HANG_MS, await group(fuzz, setup));
       totals.requests += result.requests;
       totals.fiveHundreds += result.fiveHundreds;
       totals.hangs += result.hangs;
@@ -285,7 +286,7 @@ function identityGroup(f: Fuzz, s: Setup) {
   const interactions: { path: string; cookie: string }[] = [];
   async function startInteraction() {
     const jar = new Jar();
-    let res = await s.app.inject({ url: `/auth/login?continue=${encodeURIComponent(f.pick(s.pages))}`, headers: {} });
+    let res = await s.app.inject({ url: `/auth/login?continue=${encode(f.pick(s.pages))}`, headers: {} });
     for (let hops = 0; hops < 5 && res.statusCode >= 300 && res.statusCode < 400; hops++) {
       jar.take(res.headers['set-cookie'] as string[] | string | undefined);
       const next = new URL(String(res.headers.location), ORIGIN);
@@ -299,7 +300,7 @@ function identityGroup(f: Fuzz, s: Setup) {
   }
   const oidc = ['.well-known/openid-configuration', 'jwks', 'auth', 'token', 'me', 'session/end', 'session/end/confirm', 'reg', 'token/introspection',
     'token/revocation', 'request', 'device/auth', 'backchannel', '%00', '..%2f..%2f', 'auth/x'];
-  const continues = () => encodeURIComponent(f.pick(['/', f.pick(s.pages), '//evil.example', 'https://evil.example/x', 'javascript:alert(1)', '/\\evil', f.text()]));
+  const continues = () => encode(f.pick(['/', f.pick(s.pages), '//evil.example', 'https://evil.example/x', 'javascript:alert(1)', '/\\evil', f.text()]));
   return async (i: number): Promise<Sent> => {
     if (i % 25 === 0) await startInteraction();
     const r = f.random();
@@ -314,7 +315,7 @@ function identityGroup(f: Fuzz, s: Setup) {
       const path = f.pick(oidc);
       const method = f.pick(['GET', 'POST', 'GET', 'OPTIONS', 'HEAD', 'DELETE']);
       request = { method: method as 'GET', url: `/auth/oidc/${path}${f.query(['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'nonce', 'code_challenge', 'code_challenge_method', 'prompt', 'id_token_hint', 'post_logout_redirect_uri', 'grant_type', 'code', 'token'],
-        (n) => (n === 'client_id' ? f.pick(['signpost', 'other', f.urlValue()]) : n === 'redirect_uri' ? encodeURIComponent(f.pick([`${ORIGIN}/auth/callback`, 'https://evil.example/cb', f.text()])) : n === 'response_type' ? f.pick(['code', 'token', 'id_token', f.urlValue()]) : n === 'scope' ? f.pick(['openid', 'openid%20email%20profile%20roles', f.urlValue()]) : f.urlValue()), 8)}`, headers: {} };
+        (n) => (n === 'client_id' ? f.pick(['signpost', 'other', f.urlValue()]) : n === 'redirect_uri' ? encode(f.pick([`${ORIGIN}/auth/callback`, 'https://evil.example/cb', f.text()])) : n === 'response_type' ? f.pick(['code', 'token', 'id_token', f.urlValue()]) : n === 'scope' ? f.pick(['openid', 'openid%20email%20profile%20roles', f.urlValue()]) : f.urlValue()), 8)}`, headers: {} };
       if (method === 'POST' && f.chance(0.7)) {
         request.payload = f.chance(0.7) ? `grant_type=${f.pick(['authorization_code', 'refresh_token', 'client_credentials', f.urlValue()])}&code=${f.urlValue()}&client_id=signpost&redirect_uri=${f.urlValue()}&xsrf=${f.urlValue()}&logout=${f.pick(['yes', ''])}` : anyBody(f).payload;
         headersOf(request)['content-type'] = f.chance(0.8) ? 'application/x-www-form-urlencoded' : f.pick(CONTENT_TYPES);
@@ -350,7 +351,7 @@ function identityGroup(f: Fuzz, s: Setup) {
       request = { method: post && f.chance(0.9) ? 'POST' : f.pick(['GET', 'HEAD']), url: `${path}${f.query(['done', 'continue', 'x'])}`, headers: {} };
       if (request.method === 'POST') {
         const token = f.chance(0.6) ? s.app.formTokens.issue(f.pick(['account:password', 'password', 'logout'])) : f.urlValue();
-        request.payload = `_csrf=${encodeURIComponent(token)}&current=${f.urlValue()}&currentPassword=${f.urlValue()}&password=${f.urlValue()}&newPassword=${f.urlValue()}&confirm=${f.urlValue()}`;
+        request.payload = `_csrf=${encode(token)}&current=${f.urlValue()}&currentPassword=${f.urlValue()}&password=${f.urlValue()}&newPassword=${f.urlValue()}&confirm=${f.urlValue()}`;
         headersOf(request)['content-type'] = f.chance(0.9) ? 'application/x-www-form-urlencoded' : f.pick(CONTENT_TYPES);
       }
       return { request: dress(f, s, request, 'customer') };
@@ -395,10 +396,10 @@ function formsGroup(f: Fuzz, s: Setup) {
   };
   return (): Sent => {
     const path = f.chance(0.85) ? f.pick(Object.keys(FORM_IDS)) : f.pick(FORM_PATHS);
-    const url = `${path}${f.chance(0.2) ? f.query(['page', 'product', 'subject', 'reason'], (n) => (n === 'page' ? encodeURIComponent(f.pick(s.pages)) : f.urlValue())) : ''}`;
+    const url = `${path}${f.chance(0.2) ? f.query(['page', 'product', 'subject', 'reason'], (n) => (n === 'page' ? encode(f.pick(s.pages)) : f.urlValue())) : ''}`;
     if (f.chance(0.1)) {
       const ref = f.pick(s.references);
-      const sent = `/request-sent/${f.chance(0.7) ? ref : f.urlValue()}?token=${f.chance(0.5) ? encodeURIComponent(s.app.formTokens.issue(`sent:${ref}`)) : f.urlValue()}`;
+      const sent = `/request-sent/${f.chance(0.7) ? ref : f.urlValue()}?token=${f.chance(0.5) ? encode(s.app.formTokens.issue(`sent:${ref}`)) : f.urlValue()}`;
       return { request: dress(f, s, { method: 'GET', url: f.chance(0.5) ? url : sent, headers: {} }) };
     }
     const request: InjectOptions = { method: f.chance(0.95) ? 'POST' : f.pick(METHODS), url, headers: {} };
@@ -564,7 +565,7 @@ function assistantGroup(f: Fuzz, s: Setup) {
     const path = f.pick(['/assistant', '/assistant', '/assistant/stream', '/assistant/summary', '/assistant/summary/stream', '/assistant/', '/assistant/x']);
     const request: InjectOptions = {
       method: f.chance(0.9) ? 'GET' : f.pick(METHODS),
-      url: `${path}${f.query(['q', 'query', 'searchTerm', 'product', 'page'], (n) => (n === 'q' || n === 'searchTerm' ? encodeURIComponent(question()) : f.urlValue()))}`,
+      url: `${path}${f.query(['q', 'query', 'searchTerm', 'product', 'page'], (n) => (n === 'q' || n === 'searchTerm' ? encode(question()) : f.urlValue()))}`,
       headers: {},
     };
     if (request.method !== 'GET' && request.method !== 'HEAD' && f.chance(0.5)) withBody(f, request);
