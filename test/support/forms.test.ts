@@ -378,6 +378,20 @@ t.test('support forms', async (t) => {
     t.match(fields.body, '“What is happening?” must be 10000 characters or fewer');
   });
 
+  t.test('a JSON body with values that are not text is a 422 naming the fields, not a server error', async (t) => {
+    const before = await count();
+    const { csrf: _unused, ...tokens } = formOf(await app.inject('/contact'));
+    const res = await app.inject({
+      method: 'POST', url: '/contact', remoteAddress: nextAddress(), headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ ...tokens, ...CONTACT, subject: { text: 'an object' }, description: 42, product: ['codebarn-cloud', null], severity: null }),
+    });
+    t.equal(res.statusCode, 422);
+    t.match(res.body, 'class="error-summary"');
+    t.match(res.body, /href="#field-subject"/, 'the subject is named');
+    t.match(res.body, /href="#field-description"/, 'and the description');
+    t.equal(await count(), before, 'nothing stored');
+  });
+
   t.test('the log says what happened to each submission, with no e-mail address', async (t) => {
     const lines = logs.trim().split('\n').map((l) => JSON.parse(l) as { msg: string; reference?: string });
     t.ok(lines.some((l) => l.msg === 'support request stored' && /^SR-\d+$/.test(l.reference ?? '')), 'stored requests are logged by reference');

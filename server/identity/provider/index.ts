@@ -72,7 +72,10 @@ export async function registerProvider(app: FastifyInstance, opts: ProviderOptio
       if (handle?.op !== op) handle = { op, callback: op.callback() };
       const raw = request.raw;
       // request.originalUrl keeps the whole path for the access log; the provider sees its own part.
-      raw.url = request.originalUrl.slice(mount.length) || '/';
+      const own = request.originalUrl.slice(mount.length) || '/';
+      // The resume endpoint (auth/{uid}) is reached only by the provider's own redirect, with no query; a
+      // query naming a client there makes oidc-provider's error handler read parameters it never parsed (a 500).
+      raw.url = /^\/auth\/[^/?]+\?/.test(own) ? own.slice(0, own.indexOf('?')) : own;
       // The provider is the issuer at PUBLIC_URL: its endpoint URLs and the Secure flag of its cookies
       // follow that origin (as canonical links do), the client address is the one Fastify trusted.
       raw.headers['x-forwarded-proto'] = publicUrl.protocol.slice(0, -1);

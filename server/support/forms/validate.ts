@@ -22,10 +22,14 @@ export interface Checked {
   clean: Record<string, FieldValue>;
 }
 
-/** A single posted value: the last one when a name came more than once. */
+/**
+ * A single posted value: the last one when a name came more than once. A body that is not a form's
+ * (JSON) can carry numbers, objects or nulls: those are no answer, so the field is reported as missing.
+ */
 export function one(posted: Posted, name: string): string {
-  const value = posted[name];
-  return Array.isArray(value) ? value[value.length - 1] ?? '' : value ?? '';
+  const value: unknown = Object.hasOwn(posted, name) ? posted[name] : undefined;
+  const last: unknown = Array.isArray(value) ? value[value.length - 1] : value;
+  return typeof last === 'string' ? last : '';
 }
 
 // Anything a person types is fine, except control characters other than tab and line breaks (a NUL
