@@ -4,7 +4,7 @@
  * never be left open. Multipart support forms (a file under a field that is not the form's file field, a
  * file too many, a form with no file field, a part cut mid-value), a text/plain analytics beacon, JSON and
  * urlencoded bodies, and chunked bodies with no last chunk. The body read deadline is made small
- * (BODY_READ_TIMEOUT_MS) and the test's patience large (FUZZ_SOCKET_PATIENCE_MS); FUZZ_SOCKETS is how many
+ * (REQUEST_TIMEOUT_MS) and the test's patience large (FUZZ_SOCKET_PATIENCE_MS); FUZZ_SOCKETS is how many
  * connections of each kind. Whole bodies of every shape: test/server/fuzz.test.ts.
  */
 import t from 'tap';
@@ -17,7 +17,7 @@ import { BOUNDARY, multipartBody, type Part } from './fuzz-helpers.ts';
 
 const PER_KIND = Number(process.env.FUZZ_SOCKETS ?? 3);
 const PATIENCE_MS = Number(process.env.FUZZ_SOCKET_PATIENCE_MS ?? 20_000);
-const BODY_READ_TIMEOUT_MS = '500';
+const REQUEST_TIMEOUT = '500';
 
 interface Cut {
   kind: string;
@@ -92,7 +92,7 @@ t.test(`cut-off bodies on a socket: ${PER_KIND} connections of ${CUTS.length} ki
   const app = await build(t, {
     contentDir: SAMPLE_CONTENT,
     env: {
-      SESSION_SECRET, BODY_READ_TIMEOUT_MS, ATTACHMENT_MAX_FILES: '2', ATTACHMENT_MAX_BYTES: '4096',
+      SESSION_SECRET, REQUEST_TIMEOUT_MS: REQUEST_TIMEOUT, ATTACHMENT_MAX_FILES: '2', ATTACHMENT_MAX_BYTES: '4096',
       REQUEST_RATE_LIMIT: '1000000', ANALYTICS_RATE_LIMIT: '1000000', RATE_LIMIT_MAX: '1000000', SHUTDOWN_TIMEOUT_MS: '1000',
     },
   });
