@@ -2,29 +2,8 @@ import t from 'tap';
 import { build } from '../helpers/build.ts';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Jar } from './oidc-peer.ts';
-const ORIGIN = 'https://help.example.test';
+import { follow, ORIGIN, postForm, visit } from './helpers.ts';
 const PASSWORD = 'correct horse battery staple';
-async function visit(app: FastifyInstance, jar: Jar, url: string) {
-  const res = await app.inject({ url: new URL(url, ORIGIN).href, headers: { cookie: jar.header() } });
-  jar.take(res.headers['set-cookie'] as string[] | string | undefined);
-  return res;
-}
-async function postForm(app: FastifyInstance, jar: Jar, url: string, fields: Record<string, string>) {
-  const res = await app.inject({ method: 'POST', url: new URL(url, ORIGIN).href, payload: new URLSearchParams(fields).toString(),
-    headers: { cookie: jar.header(), origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' } });
-  jar.take(res.headers['set-cookie'] as string[] | string | undefined);
-  return res;
-}
-async function follow(app: FastifyInstance, jar: Jar, res: LightMyRequestResponse) {
-  let current = res;
-  for (let i = 0; i < 10 && current.statusCode >= 300 && current.statusCode < 400; i++) {
-    const next = new URL(String(current.headers.location), ORIGIN);
-    if (next.origin !== ORIGIN) return current;
-    current = await visit(app, jar, next.href);
-  }
-  return current;
-}
-
 const PAGE = '/acme-cloud/docs/first-steps';
 
 /**

@@ -35,3 +35,39 @@ export function cookieFrom(res: LightMyRequestResponse, name: string): string | 
 export function clears(res: LightMyRequestResponse, name: string): boolean {
   return setCookies(res).some((l) => l.startsWith(`${name}=;`) && /Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(l));
 }
+
+/** The site's origin in the identity tests' requests (PUBLIC_URL of their apps). */
+export const ORIGIN = 'https://help.example.test';
+
+/** What a browser holds between requests: cookies in, Set-Cookie kept (oidc-peer.ts's Jar). */
+interface CookieJar {
+  header(): string;
+  take(setCookie: string[] | string | undefined): void;
+}
+
+/** A browser's GET: the jar's cookies sent, its Set-Cookie kept. */
+export async function visit(app: FastifyInstance, jar: CookieJar, url: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+  const res = await app.inject({ url: new URL(url, ORIGIN).href, headers: { cookie: jar.header(), ...headers } });
+  jar.take(res.headers['set-cookie'] as string[] | string | undefined);
+  return res;
+}
+
+/** A browser's form post from the site itself. */
+export async function postForm(app: FastifyInstance, jar: CookieJar, url: string, fields: Record<string, string>,
+  headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+  const res = await app.inject({ method: 'POST', url: new URL(url, ORIGIN).href, payload: new URLSearchParams(fields).toString(),
+    headers: { cookie: jar.header(), origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded', ...headers } });
+  jar.take(res.headers['set-cookie'] as string[] | string | undefined);
+  return res;
+}
+
+/** Follows redirects while they stay on the site, as a browser does. */
+export async function follow(app: FastifyInstance, jar: CookieJar, res: LightMyRequestResponse, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+  let current = res;
+  for (let i = 0; i < 10 && current.statusCode >= 300 && current.statusCode < 400; i++) {
+    const next = new URL(String(current.headers.location), ORIGIN);
+    if (next.origin !== ORIGIN) return current;
+    current = await visit(app, jar, next.href, headers);
+  }
+  return current;
+}

