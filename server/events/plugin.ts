@@ -18,6 +18,7 @@ import { EventWriter, type EventRow, type WriterOptions } from './store.ts';
 import { rollUp } from './rollup.ts';
 import { NetworkAllowance } from './allowance.ts';
 import { HttpError } from '../http/http-error.ts';
+import { findString } from '../plugins/request-guard.ts';
 
 export const EVENTS_PATH = '/api/events';
 
@@ -244,19 +245,7 @@ export default fp(events, { name: 'signpost-events', dependencies: ['db'] });
 const LONE_SURROGATE = /\p{Cs}/u;
 const LONE_SURROGATE_ALL = /\p{Cs}/gu;
 
-/** A string (value or key) holding a lone surrogate, as `body/events/0/data/x`; iterative, as the request guard's NUL search is. */
+/** A string (value or key) holding a lone surrogate, as `body/events/0/data/x`. */
 export function findLoneSurrogate(value: unknown, root: string): string | undefined {
-  const stack: [unknown, string][] = [[value, root]];
-  while (stack.length > 0) {
-    const [v, where] = stack.pop() as [unknown, string];
-    if (typeof v === 'string') {
-      if (LONE_SURROGATE.test(v)) return where;
-    } else if (v !== null && typeof v === 'object') {
-      for (const [key, child] of Object.entries(v)) {
-        if (LONE_SURROGATE.test(key)) return `${where}/${key.replace(LONE_SURROGATE_ALL, '\uFFFD')}`;
-        stack.push([child, `${where}/${key}`]);
-      }
-    }
-  }
-  return undefined;
+  return findString(value, root, (s) => LONE_SURROGATE.test(s), (key) => key.replace(LONE_SURROGATE_ALL, '\uFFFD'));
 }

@@ -7,23 +7,28 @@ const NUL = '\u0000';
 const nulError = (where: string) => new HttpError(400, 'FST_ERR_VALIDATION', `${where}: must not contain a NUL character`);
 
 /**
- * A string value holding a NUL, as `body/a/0/b`; iterative, so a deeply nested body cannot
- * exhaust the stack.
+ * The first string (value or key) that `bad` finds wrong, as `body/a/0/b`; iterative, so a deeply
+ * nested body cannot exhaust the stack. A key is shown through `show`, which makes it printable.
  */
-export function findNul(value: unknown, root: string): string | undefined {
+export function findString(value: unknown, root: string, bad: (s: string) => boolean, show: (key: string) => string): string | undefined {
   const stack: [unknown, string][] = [[value, root]];
   while (stack.length > 0) {
     const [v, where] = stack.pop() as [unknown, string];
     if (typeof v === 'string') {
-      if (v.includes(NUL)) return where;
+      if (bad(v)) return where;
     } else if (v !== null && typeof v === 'object') {
       for (const [key, child] of Object.entries(v)) {
-        if (key.includes(NUL)) return `${where}/${key.replaceAll(NUL, '\\0')}`;
+        if (bad(key)) return `${where}/${show(key)}`;
         stack.push([child, `${where}/${key}`]);
       }
     }
   }
   return undefined;
+}
+
+/** A string value or key holding a NUL, as `body/a/0/b`. */
+export function findNul(value: unknown, root: string): string | undefined {
+  return findString(value, root, (s) => s.includes(NUL), (key) => key.replaceAll(NUL, '\\0'));
 }
 
 /**
