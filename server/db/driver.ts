@@ -35,10 +35,12 @@ export interface DbOptions {
   pgliteDir: string;
   /** What happens to PGlite's worker thread, for the log. */
   pglite?: PgliteEvents;
+  /** With `memory://`: a data directory (`PgliteDb.dump()`) the database starts as. */
+  pgliteTemplate?: Uint8Array;
 }
 
 export async function openDb(options: DbOptions): Promise<Db> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.pgliteDir, options.pglite);
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.pgliteDir, options.pglite, options.pgliteTemplate);
 }
 
 export function pgliteDirFor(dataDir: string): string {

@@ -4,6 +4,13 @@
  * parsed JSON, arrays, Uint8Array.
  */
 
+/** PGlite's WebAssembly, compiled once by the server's thread and shared by every worker it starts. */
+export interface PgliteWasm {
+  pglite: WebAssembly.Module;
+  initdb: WebAssembly.Module;
+  fsBundle: Blob;
+}
+
 export type Request =
   | { type: 'query'; id: number; sql: string; params: unknown[]; tx?: number }
   | { type: 'exec'; id: number; sql: string; tx?: number }
@@ -13,6 +20,8 @@ export type Request =
   | { type: 'end'; id: number; tx: number; commit: boolean }
   | { type: 'listen'; id: number; listener: number; channel: string }
   | { type: 'unlisten'; id: number; listener: number }
+  /** The data directory as an uncompressed tarball (a Uint8Array), to start another database from. */
+  | { type: 'dump'; id: number }
   /** Closes the database once the work already sent is done; the worker is then terminated. */
   | { type: 'close'; id: number };
 

@@ -8,11 +8,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { messages, PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { primitiveFields, serializeError, type Reply, type Request } from './pglite-protocol.ts';
+import { primitiveFields, serializeError, type PgliteWasm, type Reply, type Request } from './pglite-protocol.ts';
 
 const port = parentPort;
 if (!port) throw new Error('pglite-worker runs as a worker thread');
-const { dir } = workerData as { dir: string };
+const { dir, template, wasm } = workerData as { dir: string; template?: Uint8Array; wasm?: PgliteWasm };
 
 const isDatabaseError = (error: Error) => error instanceof messages.DatabaseError;
 
@@ -114,13 +114,21 @@ function handle(pg: PGlite, request: Request): void {
         await unsubscribe?.();
       });
       return;
+    case 'dump':
+      void run(request.id, async () => new Uint8Array(await (await pg.dumpDataDir('none')).arrayBuffer()));
+      return;
     case 'close':
       void run(request.id, () => pg.close());
       return;
   }
 }
 
-const opening = PGlite.create(dir, { extensions: { pg_trgm } });
+// A template (an in-memory database only) is unpacked instead of running initdb.
+const opening = PGlite.create(dir, {
+  extensions: { pg_trgm },
+  ...(template ? { loadDataDir: new Blob([template as Uint8Array<ArrayBuffer>]) } : {}),
+  ...(wasm ? { pgliteWasmModule: wasm.pglite, initdbWasmModule: wasm.initdb, fsBundle: wasm.fsBundle } : {}),
+});
 // Requests that come while the database opens wait for it, in their order.
 port.on('message', (request: Request) => {
   opening.then((pg) => handle(pg, request), () => undefined);

@@ -5,11 +5,12 @@
  * with DatabaseUnavailableError (a 503) and is started again, so the site comes back without a restart.
  */
 import { mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { backoffMs } from './backoff.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import type { Db, ListenOptions, Queryable } from './driver.ts';
-import type { Reply, RequestBody, SerializedError } from './pglite-protocol.ts';
+import type { PgliteWasm, Reply, RequestBody, SerializedError } from './pglite-protocol.ts';
 import { DatabaseUnavailableError } from './unavailable.ts';
 import { workerUrl } from '../worker-url.ts';
 
@@ -43,7 +44,12 @@ interface Running {
   ready: boolean;
 }
 
-export async function openPglite(dir: string, events: PgliteEvents = {}): Promise<PgliteDb> {
+/**
+ * `template` (for `memory://` only) is a data directory from `PgliteDb.dump()` the database starts as,
+ * instead of an empty one: tests start each database from one migrated copy.
+ */
+export async function openPglite(dir: string, events: PgliteEvents = {}, template?: Uint8Array): Promise<PgliteDb> {
+  if (template && !dir.startsWith('memory://')) throw new Error('a PGlite template is for an in-memory database only');
   let release = async () => {};
   if (!dir.startsWith('memory://')) {
     mkdirSync(dir, { recursive: true });
@@ -56,13 +62,33 @@ export async function openPglite(dir: string, events: PgliteEvents = {}): Promis
     // so a server on PostgreSQL never loads PGlite.
     const { messages } = await import('@electric-sql/pglite');
     const url = await workerUrl('pglite-worker', new URL('./pglite-worker.ts', import.meta.url));
-    const db = new PgliteDb(dir, url, release, events, messages.DatabaseError);
+    const db = new PgliteDb(dir, url, release, events, messages.DatabaseError, template, await pgliteWasm());
     await db.start();
     return db;
   } catch (error) {
     await release();
     throw error;
   }
+}
+
+let wasm: Promise<PgliteWasm> | undefined;
+
+/**
+ * PGlite's WebAssembly modules and file-system bundle, compiled and read once per process: a worker
+ * started later (a second database, a replacement after a crash) instantiates them without compiling.
+ */
+function pgliteWasm(): Promise<PgliteWasm> {
+  wasm ??= (async () => {
+    const dist = new URL('.', import.meta.resolve('@electric-sql/pglite'));
+    const [pglite, initdb, data] = await Promise.all([
+      readFile(new URL('pglite.wasm', dist)).then((bytes) => WebAssembly.compile(bytes)),
+      readFile(new URL('initdb.wasm', dist)).then((bytes) => WebAssembly.compile(bytes)),
+      readFile(new URL('pglite.data', dist)),
+    ]);
+    return { pglite, initdb, fsBundle: new Blob([data]) };
+  })();
+  wasm.catch(() => (wasm = undefined));
+  return wasm;
 }
 
 export class PgliteDb implements Db {
@@ -83,6 +109,8 @@ export class PgliteDb implements Db {
     private readonly release: () => Promise<void>,
     private readonly events: PgliteEvents,
     private readonly DatabaseError: DatabaseErrorClass,
+    private readonly template: Uint8Array | undefined,
+    private readonly wasm: PgliteWasm,
   ) {}
 
   /** The worker now serving (tests stop it to check recovery). */
@@ -136,6 +164,11 @@ export class PgliteDb implements Db {
     }
     await inTx({ type: 'end', tx, commit: true });
     return result;
+  }
+
+  /** The whole data directory as an uncompressed tarball, taken between statements. */
+  async dump(): Promise<Uint8Array> {
+    return (await this.send({ type: 'dump' })) as Uint8Array;
   }
 
   async listen(channel: string, onMessage: (payload: string) => void, options: ListenOptions = {}): Promise<() => Promise<void>> {
@@ -192,7 +225,7 @@ export class PgliteDb implements Db {
   }
 
   private spawn(): Promise<void> {
-    const worker = new Worker(this.url, { workerData: { dir: this.dir } });
+    const worker = new Worker(this.url, { workerData: { dir: this.dir, template: this.template, wasm: this.wasm } });
     const running: Running = { worker, pending: new Map(), ready: false };
     hold(running);
     this.running = running;

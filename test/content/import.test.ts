@@ -1,4 +1,6 @@
-import t, { type Test } from 'tap';
+import tap, { type Test } from 'tap';
+
+const t = tap;
 import { appendFile, readFile, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { importContent, checkContent, currentDigest } from '../../server/content/import.ts';
@@ -8,9 +10,16 @@ import { tempContent, testDb, SAMPLE_CONTENT, editFile } from '../helpers/build.
 
 const count = async (db: Db) => (await db.query<{ n: number }>('select count(*)::int as n from content_entries'))[0]?.n;
 
-/** Imports a broken tree over a good one: returns the problems and checks nothing changed. */
+let good: Promise<Db> | undefined;
+
+/**
+ * Imports a broken tree over a good one: returns the problems and checks nothing changed. One database
+ * holds the good tree for every such test of the file: a refused import writes nothing, so it stays as
+ * it was, and importing the good tree again is a no-op (same digest).
+ */
 async function refused(t: Test, change: (dir: string) => Promise<void>): Promise<string[]> {
-  const db = await testDb(t);
+  good ??= testDb(tap);
+  const db = await good;
   const dir = await tempContent(t);
   await importContent(db, dir);
   const before = { n: await count(db), digest: await currentDigest(db) };

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -7,6 +7,7 @@ import pg from 'pg';
 import { loadConfig, trustProxyOption } from '../../server/config.ts';
 import { openDb, type Db } from '../../server/db/driver.ts';
 import { migrate } from '../../server/db/migrate.ts';
+import type { PgliteDb } from '../../server/db/pglite.ts';
 import { DatabaseUnavailableError } from '../../server/db/unavailable.ts';
 import app, { serverOptions, type AppOptions } from '../../server/app.ts';
 import { loggerOptions } from '../../server/logger.ts';
@@ -24,8 +25,8 @@ export const PREVIEW_TOKEN = 'preview-token-for-tests-0123456789abcdef';
 export async function testDb(t: Test): Promise<Db> {
   const url = process.env.DATABASE_URL;
   if (!url) {
-    const db = await openDb({ pgliteDir: 'memory://' });
-    t.teardown(() => db.close());
+    const db = idle.pop() ?? (await openDb({ pgliteDir: 'memory://', pgliteTemplate: await migratedTemplate() }) as PgliteDb);
+    t.teardown(() => giveBack(db));
     await migrate(db);
     return db;
   }
@@ -35,6 +36,108 @@ export async function testDb(t: Test): Promise<Db> {
   t.teardown(() => db.close());
   await migrate(db);
   return db;
+}
+
+/**
+ * In-memory databases of tests that have ended, emptied, for the next test of the process: starting
+ * PGlite costs seconds of CPU even from the template, emptying its tables a few milliseconds.
+ */
+const idle: PgliteDb[] = [];
+/** What the migrations made (tables, columns, functions, indexes, sequences, views), to compare against. */
+const SCHEMA_FINGERPRINT = `select md5(coalesce(string_agg(x, ',' order by x), '')) as fingerprint from (
+  select 'c:' || table_name || '.' || column_name || ':' || data_type || ':' || coalesce(column_default, '') as x
+    from information_schema.columns where table_schema = 'public'
+  union all select 'f:' || p.oid::regprocedure::text || ':' || md5(p.prosrc)
+    from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'public'
+  union all select 'i:' || indexdef from pg_indexes where schemaname = 'public'
+  union all select 's:' || sequencename from pg_sequences where schemaname = 'public'
+  union all select 'v:' || viewname || ':' || md5(definition) from pg_views where schemaname = 'public'
+  union all select 't:' || tgname from pg_trigger t join pg_class c on c.oid = t.tgrelid
+    join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and not t.tgisinternal
+) parts`;
+const EMPTY_TABLES = `do $$
+declare
+  tables text;
+  sequence record;
+begin
+  select string_agg(format('%I', tablename), ', ') into tables from pg_tables
+    where schemaname = 'public' and tablename <> 'schema_migrations';
+  if tables is not null then
+    execute 'truncate table ' || tables || ' restart identity cascade';
+  end if;
+  for sequence in select sequencename from pg_sequences where schemaname = 'public' loop
+    execute format('alter sequence %I restart', sequence.sequencename);
+  end loop;
+end $$`;
+let fingerprint: Promise<string> | undefined;
+
+/**
+ * Empties a database a test has finished with and keeps it for the next one, when it is as the
+ * migrations left it (a test may have closed it, changed its schema or left it busy): otherwise it is
+ * closed. A database that does not answer within the limit is closed too.
+ */
+async function giveBack(db: PgliteDb): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const reset = async () => {
+    if (db.busy > 0) return false;
+    await db.exec('unlisten *; reset all; select pg_advisory_unlock_all()');
+    fingerprint ??= (async () => {
+      const fresh = await openDb({ pgliteDir: 'memory://', pgliteTemplate: await migratedTemplate() });
+      try {
+        return (await fresh.query<{ fingerprint: string }>(SCHEMA_FINGERPRINT))[0]!.fingerprint;
+      } finally {
+        await fresh.close();
+      }
+    })();
+    const [now] = await db.query<{ fingerprint: string }>(SCHEMA_FINGERPRINT);
+    if (now?.fingerprint !== (await fingerprint)) return false;
+    await db.exec(EMPTY_TABLES);
+    return true;
+  };
+  const kept = await Promise.race([
+    reset().catch(() => false),
+    new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), 10_000))),
+  ]);
+  clearTimeout(timer);
+  if (kept) idle.push(db);
+  else await db.close();
+}
+
+let template: Promise<Uint8Array> | undefined;
+
+/**
+ * An in-memory PGlite database with every migration applied, as a data-directory tarball: made once
+ * (PGlite's initdb and the migrations take seconds) and kept in the system's temporary folder under a
+ * name that changes with the migrations and the PGlite version, so every test process starts its
+ * databases from it. Shared memory, so each database's worker reads it without a copy.
+ */
+function migratedTemplate(): Promise<Uint8Array> {
+  template ??= (async () => {
+    const root = join(import.meta.dirname, '../..');
+    const hash = createHash('sha256');
+    for (const file of ['server/db/migrations.ts', 'server/db/migrate.ts', 'node_modules/@electric-sql/pglite/package.json']) {
+      hash.update(await readFile(join(root, file)));
+    }
+    const file = join(tmpdir(), `signpost-migrated-${hash.digest('hex').slice(0, 16)}.tar`);
+    let tarball = await readFile(file).catch(() => undefined);
+    if (!tarball) {
+      const db = await openDb({ pgliteDir: 'memory://' });
+      try {
+        await migrate(db);
+        tarball = Buffer.from(await (db as PgliteDb).dump());
+      } finally {
+        await db.close();
+      }
+      // Written aside and renamed, so a process starting at the same time never reads half a file.
+      const partial = `${file}.${process.pid}`;
+      await writeFile(partial, tarball);
+      await rename(partial, file);
+    }
+    const shared = new Uint8Array(new SharedArrayBuffer(tarball.byteLength));
+    shared.set(tarball);
+    return shared;
+  })();
+  return template;
 }
 
 /** The real database, refusing every statement while `down()` says so (as the pool does when the server is away). */
