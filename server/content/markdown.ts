@@ -125,6 +125,15 @@ function reparse(source: string, lineOffset: number): RootContent[] {
 /** Phrasing elements the allowlist keeps whole when written without attributes. */
 const SIMPLE_INLINE = new Set(['kbd', 'sub', 'sup', 'b', 'i', 'em', 'strong', 'code', 'samp', 'var', 'mark', 'u', 's', 'del', 'ins', 'small', 'q', 'dfn', 'cite']);
 
+/**
+ * CommonMark §6.8: a soft line break (a line ending inside a paragraph that is not a hard break) is a
+ * space when rendered, so a paragraph wrapped over several lines reads as one. A text's "\n" renders as
+ * <br>, so only hard breaks and <br> keep one (the parser already took the spaces around the ending off).
+ */
+function softBreaks(value: string): string {
+  return value.includes('\n') || value.includes('\r') ? value.replace(/[ \t]*(?:\r\n?|\n)[ \t]*/g, ' ') : value;
+}
+
 type Point = { line: number; column?: number };
 type Positioned = { position?: { start: Point; end?: Point } | undefined };
 const HEADING_ID = /[ \t]*\{#([A-Za-z][\w.:-]*)\}[ \t]*$/;
@@ -507,7 +516,7 @@ class Converter {
       const tag = tagOf(node.value);
       if (tag === 'comment') continue;
       if (!tag || !isHtmlTag(tag.name)) {
-        out.push(text(node.value, marks));
+        out.push(text(softBreaks(node.value), marks));
         continue;
       }
       if (tag.closing) continue;
@@ -562,7 +571,7 @@ class Converter {
         if (node.value.includes('[^')) {
           for (const m of node.value.matchAll(/\[\^([^\]\s]+)\]/g)) this.issue(node, `footnote [^${m[1]}] has no definition ([^${m[1]}]: text)`);
         }
-        return [text(node.value, marks)];
+        return [text(softBreaks(node.value), marks)];
       case 'emphasis':
         return this.inlines(node.children, [...marks, MARKS.ITALIC]);
       case 'strong':
@@ -570,8 +579,10 @@ class Converter {
       case 'delete':
         return this.inlines(node.children, [...marks, MARKS.STRIKETHROUGH]);
       case 'inlineCode':
-        return [text(node.value, [...marks, MARKS.CODE])];
+        // CommonMark §6.1: line endings in a code span are spaces.
+        return [text(node.value.replace(/\r\n?|\n/g, ' '), [...marks, MARKS.CODE])];
       case 'break':
+        // A hard break (two spaces or a backslash before the line ending) is the one "\n" a text keeps.
         return [text('\n', marks)];
       case 'link':
         // The line lets the import name where an unsafe link is (checkDocument).
