@@ -279,6 +279,8 @@ type Located<T> = T & { at?: RegExp; nth?: number };
  */
 function locate(parts: HtmlPart[], items: Located<HtmlPosition>[]) {
   const used = new Map<string, number>();
+  const texts = new Map<HtmlPart, string>();
+  for (const part of parts) if ('raw' in part) texts.set(part, unparsed(part.raw));
   for (const w of items) {
     const at = w.at;
     const nth = w.nth;
@@ -291,7 +293,8 @@ function locate(parts: HtmlPart[], items: Located<HtmlPosition>[]) {
       if (!('raw' in part)) continue;
       let m: RegExpExecArray | null = null;
       at.lastIndex = 0;
-      while ((m = at.exec(part.raw)) && skip > 0) skip -= 1;
+      const text = texts.get(part) as string;
+      while ((m = at.exec(text)) && skip > 0) skip -= 1;
       if (!m) continue;
       const point = (index: number) => {
         const before = part.raw.slice(0, index);
@@ -305,4 +308,16 @@ function locate(parts: HtmlPart[], items: Located<HtmlPosition>[]) {
       break;
     }
   }
+}
+
+/**
+ * Raw HTML with what the parser reads as text blanked out (comments, and the content of <script>, <style>,
+ * <noscript>, <textarea>, <title> and the like), lines and columns kept: a tag written there is no element.
+ */
+function unparsed(raw: string): string {
+  const blank = (m: string) => m.replace(/[^\n]/g, ' ');
+  return raw
+    .replace(/<!--[\s\S]*?(?:-->|$)/g, blank)
+    .replace(/(<(script|style|noscript|textarea|title|xmp|iframe|noembed|noframes)\b(?:[^>"']|"[^"]*"|'[^']*')*>)([\s\S]*?)(?=<\/\2\s*>|$)/gi,
+      (_m, open: string, _name: string, inner: string) => open + blank(inner));
 }
