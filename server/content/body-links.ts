@@ -69,7 +69,7 @@ export function resolveBodyLinks(entry: LoadedEntry, body: Body, field: string, 
 /** The links and images of a body, in a fixed order. */
 function sitesOf(body: Body): Site[] {
   const sites: Site[] = [];
-  const walk = (node: unknown, lines?: { list: number[] | undefined; at: number; fallback: number | undefined }) => {
+  const walk = (node: unknown, lines?: { list: number[] | undefined; columns: number[] | undefined; at: number; fallback: number | undefined }) => {
     if (Array.isArray(node)) {
       for (const child of node) walk(child, lines);
       return;
@@ -86,7 +86,7 @@ function sitesOf(body: Body): Site[] {
       }
     } else if (n.type === 'html' && n.tree) {
       const list = n.lines as number[] | undefined;
-      const state = { list, at: 0, fallback: list?.[0] };
+      const state = { list, columns: n.columns as number[] | undefined, at: 0, fallback: list?.[0] };
       walk(n.tree, state);
       walk(n.slots);
       return;
@@ -94,8 +94,9 @@ function sitesOf(body: Body): Site[] {
       const props = n.properties as Record<string, unknown> | undefined;
       const attr = n.tagName === 'a' ? 'href' : n.tagName === 'img' ? 'src' : undefined;
       if (props && attr && typeof props[attr] === 'string') {
+        const column = lines.columns?.[lines.at] || undefined;
         const line = lines.list?.[lines.at++] ?? lines.fallback;
-        sites.push({ kind: attr === 'src' ? 'image' : 'link', url: props[attr] as string, line, column: undefined, set: (u) => { props[attr] = u; } });
+        sites.push({ kind: attr === 'src' ? 'image' : 'link', url: props[attr] as string, line, column, set: (u) => { props[attr] = u; } });
       }
     }
     for (const [key, value] of Object.entries(n)) {

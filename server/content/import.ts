@@ -60,9 +60,11 @@ export function checkLoaded(loaded: LoadResult, readMs = 0) {
   const plan = resolveContent(loaded.entries, found, { contentFiles: loaded.contentFiles, treeFiles: loaded.files.map((f) => f.path) });
   movePlanWarnings(found, warnings);
   // One message per file, line (and column, where known) and field: a missing slug is not also a broken link.
+  // A body's problems are each their own, though several share a place (an image with no alt and no file).
   const seen = new Set<string>();
   const problems = found.filter((p) => {
-    const key = `${p.file}\0${p.line}\0${p.column ?? ''}\0${p.field}`;
+    const own = p.field === 'body' || p.field === 'message' ? `\0${p.reason}` : '';
+    const key = `${p.file}\0${p.line}\0${p.column ?? ''}\0${p.field}${own}`;
     return seen.has(key) ? false : (seen.add(key), true);
   });
   problems.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);

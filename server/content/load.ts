@@ -210,6 +210,16 @@ export function loadFile(path: string, text: string, problems: Problem[], videoH
     return undefined;
   }
 
+  // A body is checked even when its front matter stops the entry, so one run reports both.
+  const bodyIssues = (md: ReturnType<typeof parseMarkdown>) => {
+    for (const { warning, reason, hint, ...at } of md.issues) {
+      problems.push({ file: path, ...at, field: 'body', reason, ...(hint ? { hint } : {}), ...(warning ? { severity: 'warning' as const } : {}) });
+    }
+  };
+  const checkBodyOnly = () => {
+    if (isMarkdown) bodyIssues(parseMarkdown(text, { idPrefix: 'unnamed', allowSections: kind === 'kbArticle', videoHosts }));
+  };
+
   const parsed = yamlOf(path, text);
   if (!parsed) {
     fail(1, 'front matter', 'missing: a Markdown entry starts with --- and YAML fields, then ---');
@@ -223,10 +233,12 @@ export function loadFile(path: string, text: string, problems: Problem[], videoH
       if (start && end && (end.line > start.line || end.col > start.col)) Object.assign(at, { endLine: end.line + yamlLine - 1, endColumn: end.col });
       fail(at, 'yaml', (error.message.split('\n')[0] ?? 'invalid YAML').replace(/ at line \d+, column \d+:?$/, ''));
     }
+    checkBodyOnly();
     return undefined;
   }
   if (!isMap(yaml.contents)) {
     fail({ line: yamlLine, column: 1 }, 'yaml', 'expected a map of fields (key: value)');
+    checkBodyOnly();
     return undefined;
   }
   const positionOf = makePositionOf(yaml, lineCounter, yamlLine);
@@ -244,15 +256,16 @@ export function loadFile(path: string, text: string, problems: Problem[], videoH
   }
   if (kind === 'searchSettings') problems.push(...searchSettingsProblems(path, fields, (at) => positionOf(at)));
   const id = typeof fields.id === 'string' ? fields.id : '';
-  if (!id) return undefined;
+  if (!id) {
+    checkBodyOnly();
+    return undefined;
+  }
 
   const entry: LoadedEntry = { kind, id, file: path, line: lineOf(['id']), fields, lineOf, positionOf, embedded: {}, sections: {} };
   if (isMarkdown) {
     // Ids of entries defined in the body derive from the entry's id, so they are stable and unique.
     const md = parseMarkdown(text, { idPrefix: id, allowSections: kind === 'kbArticle', videoHosts });
-    for (const { warning, reason, hint, ...at } of md.issues) {
-      problems.push({ file: path, ...at, field: 'body', reason, ...(hint ? { hint } : {}), ...(warning ? { severity: 'warning' as const } : {}) });
-    }
+    bodyIssues(md);
     entry.document = md.document;
     entry.embedded = md.embedded;
     entry.sections = md.sections;

@@ -16,7 +16,7 @@ import {
 } from './rich-text.ts';
 import { classifyUrl, quoteUrl } from './urls.ts';
 import { DIRECTIVE_ADMONITIONS, GITHUB_ALERTS, mkdocsAdmonitionsWithShifts, titleOf } from './markdown/admonitions.ts';
-import { SLOT_TAG, hasHtml, isHtmlTag, isVoid, openTags, sanitiseHtml, tagOf, type HtmlPart } from './markdown/html.ts';
+import { SLOT_TAG, hasHtml, isHtmlTag, isVoid, openTags, sanitiseHtml, tagOf, type HtmlPart, type HtmlPosition } from './markdown/html.ts';
 import type { Root as HastRoot } from 'hast';
 import { lookupIcon, nearestIcons } from './markdown/icons.ts';
 import { didYouMean, quotedList } from './suggest.ts';
@@ -68,7 +68,7 @@ export function splitFrontMatter(source: string): { frontMatter: { text: string;
 export function parseMarkdown(source: string, options: ParseOptions): ParsedMarkdown {
   const { text, shifts } = mkdocsAdmonitionsWithShifts(source);
   const tree = parser.parse(text) as Root;
-  const state = new Converter(options, shifts);
+  const state = new Converter(options, shifts, text);
   let frontMatter: ParsedMarkdown['frontMatter'] = null;
   const first = tree.children[0];
   if (first?.type === 'yaml') {
@@ -125,6 +125,15 @@ function reparse(source: string, lineOffset: number): RootContent[] {
 /** Phrasing elements the allowlist keeps whole when written without attributes. */
 const SIMPLE_INLINE = new Set(['kbd', 'sub', 'sup', 'b', 'i', 'em', 'strong', 'code', 'samp', 'var', 'mark', 'u', 's', 'del', 'ins', 'small', 'q', 'dfn', 'cite']);
 
+/**
+ * CommonMark §6.8: a soft line break (a line ending inside a paragraph that is not a hard break) is a
+ * space when rendered, so a paragraph wrapped over several lines reads as one. A text's "\n" renders as
+ * <br>, so only hard breaks and <br> keep one (the parser already took the spaces around the ending off).
+ */
+function softBreaks(value: string): string {
+  return value.includes('\n') || value.includes('\r') ? value.replace(/[ \t]*(?:\r\n?|\n)[ \t]*/g, ' ') : value;
+}
+
 type Point = { line: number; column?: number };
 type Positioned = { position?: { start: Point; end?: Point } | undefined };
 const HEADING_ID = /[ \t]*\{#([A-Za-z][\w.:-]*)\}[ \t]*$/;
@@ -142,7 +151,35 @@ class Converter {
   private footnoteRefs = new Map<string, number>();
 
   /** `shifts`: characters taken off the start of lines (0-based) before parsing, added back to columns. */
-  constructor(private readonly options: ParseOptions, private readonly shifts = new Map<number, number>()) {}
+  /** Where each line of the parsed source starts (offsets), to find a piece of text's own place in it. */
+  private readonly lineStarts: number[] = [0];
+
+  constructor(private readonly options: ParseOptions, private readonly shifts = new Map<number, number>(), private readonly source = '') {
+    for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) this.lineStarts.push(i + 1);
+  }
+
+  /**
+   * The place of each `needle` written inside a node, in order (so two problems on one line are told
+   * apart by column); the node's own place for any not found.
+   */
+  private placesIn(node: Positioned, needles: string[]): Positioned[] {
+    const start = node.position?.start;
+    const end = node.position?.end;
+    const offsetOf = (p: Point) => (this.lineStarts[p.line - 1] ?? this.source.length) + (p.column ?? 1) - 1;
+    const pointAt = (offset: number): Point => {
+      let line = 1;
+      while (line < this.lineStarts.length && (this.lineStarts[line] as number) <= offset) line += 1;
+      return { line, column: offset - (this.lineStarts[line - 1] as number) + 1 };
+    };
+    let from = start?.column ? offsetOf(start) : -1;
+    const limit = end?.column ? offsetOf(end) : this.source.length;
+    return needles.map((needle) => {
+      const at = from < 0 ? -1 : this.source.indexOf(needle, from);
+      if (at < 0 || at + needle.length > limit) return node;
+      from = at + needle.length;
+      return { position: { start: pointAt(at), end: pointAt(at + needle.length) } };
+    });
+  }
 
   private issue(node: Positioned, reason: string, warning = false, hint?: string) {
     const { start, end } = node.position ?? { start: { line: 1 } };
@@ -263,17 +300,21 @@ class Converter {
       slots.push(slot(run));
       parts.push({ slot: slots.length - 1, line });
     }
-    const { tree, warnings, imagesWithoutAlt, urlLines } = sanitiseHtml(parts, this.options.videoHosts ?? []);
+    const { tree, warnings, imagesWithoutAlt, urls } = sanitiseHtml(parts, this.options.videoHosts ?? []);
     const shift = (line: number, column: number) => column + (this.shifts.get(line - 1) ?? 0);
-    for (const w of warnings) {
-      this.issues.push({
-        ...w, ...(w.column ? { column: shift(w.line, w.column) } : {}),
-        ...(w.endLine && w.endColumn ? { endColumn: shift(w.endLine, w.endColumn) } : {}), warning: true,
-      });
-    }
-    for (const line of imagesWithoutAlt) this.issues.push({ line, reason: 'image needs alt text describing it (<img alt="…">)' });
+    const place = (p: HtmlPosition) => ({
+      line: p.line, ...(p.column ? { column: shift(p.line, p.column) } : {}),
+      ...(p.endLine && p.endColumn ? { endLine: p.endLine, endColumn: shift(p.endLine, p.endColumn) } : {}),
+    });
+    for (const w of warnings) this.issues.push({ ...place(w), reason: w.reason, warning: true });
+    // Each image on its own: a block of HTML with several gets one error for each, where it is written.
+    for (const at of imagesWithoutAlt) this.issues.push({ ...place(at), reason: 'image needs alt text describing it (<img alt="…">)' });
     if (tree.children.length === 0 && slots.length === 0) return undefined;
-    return this.define({ type: 'html', tree, slots, ...(inline ? { inline } : {}), ...(urlLines.length > 0 ? { lines: urlLines } : {}) });
+    const where = urls.map(place);
+    return this.define({
+      type: 'html', tree, slots, ...(inline ? { inline } : {}),
+      ...(where.length > 0 ? { lines: where.map((p) => p.line), columns: where.map((p) => p.column ?? 0) } : {}),
+    });
   }
 
   block(node: RootContent, topLevel = false): Block[] {
@@ -370,11 +411,9 @@ class Converter {
   }
 
   private imageEntry(node: Positioned, url: string | undefined, alt: string, title: string | null | undefined): string | undefined {
-    if (!url) {
-      this.issue(node, 'image needs a src');
-      return undefined;
-    }
-    if (alt.trim() === '') this.issue(node, `image ${url} needs alt text describing it`);
+    if (!url) this.issue(node, 'image needs a src');
+    if (alt.trim() === '') this.issue(node, url ? `image ${url} needs alt text describing it` : 'image needs alt text describing it');
+    if (!url) return undefined;
     const source = classifyUrl(url, { images: true });
     if (source.kind === 'unsafe') this.issue(node, `unsafe image source ${quoteUrl(url)}: ${source.reason}; images must be http(s) or a site path`);
     // Where the image is written, for the import's check of its file (resolve.ts).
@@ -407,17 +446,17 @@ class Converter {
     if (node.name === 'tabs') return this.tabs(node, children);
     if (node.name === 'tab') {
       this.issue(node, ':::tab[Label] belongs inside a ::::tabs group');
-      return [];
+      return this.checkOnly(children);
     }
     if ((KB_SECTIONS as readonly string[]).includes(node.name)) {
       const name = node.name as KbSection;
       if (!this.options.allowSections) {
         this.issue(node, `:::${name} sections are only allowed in knowledge-base articles`);
-        return [];
+        return this.checkOnly(children);
       }
       if (!topLevel) {
         this.issue(node, `:::${name} must be at the top level of the article`);
-        return [];
+        return this.checkOnly(children);
       }
       if (this.sections[name]) this.issue(node, `:::${name} appears more than once`);
       const content = this.blocks(children);
@@ -426,6 +465,15 @@ class Converter {
     }
     this.issue(node, `unsupported embedded type ":::${node.name}"`, false,
       didYouMean(node.name, ['callout', 'tabs', 'tab', ...Object.keys(DIRECTIVE_ADMONITIONS), ...(this.options.allowSections ? KB_SECTIONS : [])]));
+    return this.checkOnly(children);
+  }
+
+  /**
+   * The blocks of something refused are still converted, for their own problems, and then dropped: one
+   * run of the check reports them all, not the outer one first and the inner ones on the next run.
+   */
+  private checkOnly(children: RootContent[]): Block[] {
+    this.blocks(children);
     return [];
   }
 
@@ -435,6 +483,7 @@ class Converter {
     for (const child of children) {
       if (child.type !== 'containerDirective' || child.name !== 'tab') {
         this.issue(child, 'a ::::tabs group holds only :::tab[Label] blocks (use four colons for the group)');
+        this.checkOnly([child]);
         continue;
       }
       const labelNode = child.children.find((c) => c.type === 'paragraph' && c.data?.directiveLabel);
@@ -471,6 +520,7 @@ class Converter {
         return [block(BLOCKS.EMBEDDED_ENTRY, [], { ...entryTarget(attrs.id), line: node.position?.start.line })];
       default:
         this.issue(node, `unsupported embedded type "::${node.name}"`, false, didYouMean(node.name, ['anchor', 'image', 'video', 'media', 'fragment']));
+        this.inlines(node.children, []);
         return [];
     }
   }
@@ -507,7 +557,7 @@ class Converter {
       const tag = tagOf(node.value);
       if (tag === 'comment') continue;
       if (!tag || !isHtmlTag(tag.name)) {
-        out.push(text(node.value, marks));
+        out.push(text(softBreaks(node.value), marks));
         continue;
       }
       if (tag.closing) continue;
@@ -560,9 +610,11 @@ class Converter {
       case 'text':
         // A footnote reference without a definition is left as text by the parser.
         if (node.value.includes('[^')) {
-          for (const m of node.value.matchAll(/\[\^([^\]\s]+)\]/g)) this.issue(node, `footnote [^${m[1]}] has no definition ([^${m[1]}]: text)`);
+          const refs = [...node.value.matchAll(/\[\^([^\]\s]+)\]/g)];
+          const places = this.placesIn(node, refs.map((m) => m[0]));
+          refs.forEach((m, i) => this.issue(places[i] as Positioned, `footnote [^${m[1]}] has no definition ([^${m[1]}]: text)`));
         }
-        return [text(node.value, marks)];
+        return [text(softBreaks(node.value), marks)];
       case 'emphasis':
         return this.inlines(node.children, [...marks, MARKS.ITALIC]);
       case 'strong':
@@ -570,8 +622,10 @@ class Converter {
       case 'delete':
         return this.inlines(node.children, [...marks, MARKS.STRIKETHROUGH]);
       case 'inlineCode':
-        return [text(node.value, [...marks, MARKS.CODE])];
+        // CommonMark §6.1: line endings in a code span are spaces.
+        return [text(node.value.replace(/\r\n?|\n/g, ' '), [...marks, MARKS.CODE])];
       case 'break':
+        // A hard break (two spaces or a backslash before the line ending) is the one "\n" a text keeps.
         return [text('\n', marks)];
       case 'link':
         // The line lets the import name where an unsafe link is (checkDocument).
@@ -622,6 +676,7 @@ class Converter {
       case 'link': {
         if (!attrs.to) {
           this.issue(node, 'link needs a target id, e.g. :link[Label]{to="entry-id"}');
+          this.inlines(node.children, marks);
           return [];
         }
         const label = this.inlines(node.children, marks);
@@ -659,6 +714,7 @@ class Converter {
         const hasParts = node.children.length > 0 || Object.keys(attrs).length > 0;
         if (!hasParts) return [text(`:${node.name}`, marks)];
         this.issue(node, `unsupported embedded type ":${node.name}"`, false, didYouMean(node.name, ['link', 'icon', 'anchor', 'fragment']));
+        this.inlines(node.children, marks);
         return [];
       }
     }

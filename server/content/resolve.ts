@@ -386,7 +386,12 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[], optio
     if (doc) {
       const links = linksFor(entry, doc);
       const body = renderedBody(doc, links, entry.document === doc, typeof f.language === 'string' ? f.language : undefined);
-      for (const issue of body.issues) fail(entry, [entry.document ? 'body' : 'message'], issue.reason, issue.line);
+      for (const issue of body.issues) {
+        // A message's columns count in its YAML string, not the file.
+        if (entry.document && issue.line !== undefined && issue.column !== undefined) {
+          problems.push({ file: entry.file, line: issue.line, column: issue.column, field: entry.document ? 'body' : 'message', reason: issue.reason });
+        } else fail(entry, [entry.document ? 'body' : 'message'], issue.reason, issue.line);
+      }
       if (body.error) fail(entry, ['body'], body.error.message, body.error.line);
       html = body.html;
       stored = { document: doc, links };

@@ -20,7 +20,8 @@ export type EmbeddedEntry =
   | { type: 'anchor'; id: string }
   | { type: 'icon'; iconKey: string; nodes?: IconNodes }
   /** Raw HTML after the allowlist sanitiser; slots hold the Markdown written between its tags. */
-  | { type: 'html'; tree: HastRoot; slots: Document[]; inline?: boolean; lines?: number[] }
+  /** `lines` and `columns` (0 when unknown): where each link and image of the tree is written, in document order. */
+  | { type: 'html'; tree: HastRoot; slots: Document[]; inline?: boolean; lines?: number[]; columns?: number[] }
   /** The `ref`th reference to footnote `n`. */
   | { type: 'footnoteRef'; label: string; n: number; ref: number }
   | { type: 'footnotes'; items: { label: string; n: number; refs: number; body: Document }[] }

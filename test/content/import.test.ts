@@ -102,7 +102,7 @@ t.test('rich-text errors: every one reported, with lines', async (t) => {
   ].join('\n')));
   const f = 'topics/acme-cloud/first-steps.md';
   t.same(problems, [
-    `${f}:21: body: image needs alt text describing it (<img alt="…">)`,
+    `${f}:21:1: body: image needs alt text describing it (<img alt="…">)`,
     `${f}:23:1: body: unsupported embedded type "::widget"`,
     `${f}:25: body: embedded entry "no-such-media" does not exist`,
     `${f}:27: body: link target "nowhere" does not exist`,

@@ -73,3 +73,11 @@ t.test('plain text for search keeps table cells and blocks apart', async (t) => 
   t.match(plain, 'Story points Velocity');
   t.notMatch(plain, /fieldTypical|valueStory|pointsVelocity|onetwo/);
 });
+
+t.test('line breaks: a "\\n" in a stored text is a <br>; a Markdown soft break is a space, a hard break a <br>', async (t) => {
+  // A YAML rich-text body writes its line breaks as "\n" in a text, as the rich-text model does.
+  const p = { nodeType: BLOCKS.PARAGRAPH, data: {}, content: [text('Line one\nLine two')] } as unknown as Block;
+  t.equal(renderRichText(doc(p), {}), '<p>Line one<br/>Line two</p>');
+  const md = parseMarkdown('A paragraph wrapped\nover *three\nsource* lines,  \nthen a hard break and `code\nspan`.\n', { idPrefix: 'b' });
+  t.equal(renderRichText(md.document, md.embedded), '<p>A paragraph wrapped over <i>three source</i> lines,<br/>then a hard break and <code>code span</code>.</p>');
+});

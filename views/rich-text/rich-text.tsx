@@ -39,12 +39,12 @@ function innerDocuments(entry: LinkedEntry): Document[] {
 }
 
 /** Problems a document would raise when rendered, all of them, with lines where known. */
-export function checkDocument(doc: Document, links: LinkList): { line?: number; reason: string }[] {
-  const problems: { line?: number; reason: string }[] = [];
+export function checkDocument(doc: Document, links: LinkList): { line?: number; column?: number; reason: string }[] {
+  const problems: { line?: number; column?: number; reason: string }[] = [];
   const walk = (node: RichNode | Document) => {
-    const data = node.data as { target?: { sys?: { id?: string } }; line?: number; uri?: string };
+    const data = node.data as { target?: { sys?: { id?: string } }; line?: number; column?: number; uri?: string };
     const id = data.target?.sys?.id;
-    const at = data.line === undefined ? {} : { line: data.line };
+    const at = data.line === undefined ? {} : { line: data.line, ...(data.column === undefined ? {} : { column: data.column }) };
     if (node.nodeType === INLINES.HYPERLINK) {
       const link = classifyUrl(data.uri);
       if (link.kind === 'unsafe') {

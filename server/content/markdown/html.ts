@@ -134,7 +134,10 @@ export const sanitiserBenchmark = { bypass: false };
  * Parses raw HTML pieces and slots into one sanitised tree. `inline` pieces are phrasing content.
  * Returns the tree and what the sanitiser removed.
  */
-export function sanitiseHtml(parts: HtmlPart[], videoHosts: readonly string[]): { tree: HastRoot; warnings: HtmlWarning[]; imagesWithoutAlt: number[]; urlLines: number[] } {
+/** Where something in raw HTML is written: its line, and when found its column and end (as HtmlWarning). */
+export type HtmlPosition = Omit<HtmlWarning, 'reason'>;
+
+export function sanitiseHtml(parts: HtmlPart[], videoHosts: readonly string[]): { tree: HastRoot; warnings: HtmlWarning[]; imagesWithoutAlt: HtmlPosition[]; urls: HtmlPosition[] } {
   const { schema, allowed } = schemaInfo(videoHosts);
   const children: HastContent[] = parts.map((part) => ('raw' in part
     ? { type: 'raw', value: escapeUnknownTags(part.raw), position: { start: { line: part.line, column: 1 }, end: { line: part.line, column: 1 } } } as unknown as HastContent
@@ -143,13 +146,31 @@ export function sanitiseHtml(parts: HtmlPart[], videoHosts: readonly string[]): 
   if (sanitiserBenchmark.bypass) {
     stripPositions(parsed);
     delete parsed.data;
-    return { tree: parsed, warnings: [], imagesWithoutAlt: [], urlLines: [] };
+    return { tree: parsed, warnings: [], imagesWithoutAlt: [], urls: [] };
   }
   const firstLine = parts[0]?.line ?? 1;
-  const warnings: (HtmlWarning & { at?: RegExp })[] = [];
-  const imagesWithoutAlt: number[] = [];
-  /** Lines of the links and images kept, in document order (the import checks where they lead). */
-  const urlLines: number[] = [];
+  const warnings: Located<HtmlWarning>[] = [];
+  const imagesWithoutAlt: Located<HtmlPosition>[] = [];
+  /** Where the links and images kept are written, in document order (the import checks where they lead). */
+  const urls: Located<HtmlPosition>[] = [];
+  /**
+   * How many of each tag, and of each tag with a URL attribute, came before in document order: the nth
+   * element is the nth `<img` (or `src` of an `<img`) written, which is how it is found in the source.
+   */
+  const seen = new Map<string, number>();
+  const next = (key: string) => {
+    const n = seen.get(key) ?? 0;
+    seen.set(key, n + 1);
+    return n;
+  };
+  const count = (el: Element) => {
+    next(el.tagName);
+    for (const attr of ['href', 'src']) if (el.properties[attr] !== undefined) next(`${el.tagName} ${attr}`);
+  };
+  // A removed element's descendants are written in the source too.
+  const countWithin = (node: Element) => {
+    for (const child of node.children) if (child.type === 'element') (count(child), countWithin(child));
+  };
   const hostPattern = (schema.attributes?.iframe?.find((d) => Array.isArray(d) && d[0] === 'src') as [string, RegExp] | undefined)?.[1];
 
   const walk = (node: HastRoot | Element, inherited: number) => {
@@ -162,19 +183,23 @@ export function sanitiseHtml(parts: HtmlPart[], videoHosts: readonly string[]): 
         continue;
       }
       const tag = child.tagName;
+      const nth = seen.get(tag) ?? 0;
+      count(child);
       if (tag === 'iframe') {
         const src = String(child.properties.src ?? '');
         if (!hostPattern || !hostPattern.test(src)) {
-          warnings.push({ line, at: openTag('iframe'), reason: `removed <iframe>${src ? ` from ${hostOf(src)}` : ''}: only videos from the site's videoHosts may be embedded` });
+          warnings.push({ line, at: openTag('iframe'), nth, reason: `removed <iframe>${src ? ` from ${hostOf(src)}` : ''}: only videos from the site's videoHosts may be embedded` });
+          countWithin(child);
           continue;
         }
       }
       if (!schema.tagNames?.includes(tag)) {
         if (schema.strip?.includes(tag)) {
-          warnings.push({ line, at: openTag(tag), reason: `removed <${tag}> and its content: it is not allowed in a body` });
+          warnings.push({ line, at: openTag(tag), nth, reason: `removed <${tag}> and its content: it is not allowed in a body` });
+          countWithin(child);
           continue;
         }
-        warnings.push({ line, at: openTag(tag), reason: `removed the <${tag}> tag (its content is kept): it is not allowed in a body` });
+        warnings.push({ line, at: openTag(tag), nth, reason: `removed the <${tag}> tag (its content is kept): it is not allowed in a body` });
       } else {
         const ok = new Set([...(allowed.get('*') ?? []), ...(allowed.get(tag) ?? [])]);
         for (const [prop, value] of Object.entries(child.properties as Properties)) {
@@ -184,8 +209,9 @@ export function sanitiseHtml(parts: HtmlPart[], videoHosts: readonly string[]): 
             warnings.push({ line, at: attribute(tag, prop), reason: `removed the ${prop} ${JSON.stringify(value.slice(0, 60))} of <${tag}>: only ${prop === 'href' ? 'http(s), mailto, tel and site' : 'http(s) and site'} addresses are allowed` });
           }
         }
-        if (tag === 'img' && String(child.properties.alt ?? '').trim() === '') imagesWithoutAlt.push(line);
-        if ((tag === 'a' && child.properties.href !== undefined) || (tag === 'img' && child.properties.src !== undefined)) urlLines.push(line);
+        if (tag === 'img' && String(child.properties.alt ?? '').trim() === '') imagesWithoutAlt.push({ line, at: openTag('img'), nth });
+        const url = tag === 'a' ? 'href' : tag === 'img' ? 'src' : undefined;
+        if (url && child.properties[url] !== undefined) urls.push({ line, at: attribute(tag, url), nth: (seen.get(`${tag} ${url}`) ?? 1) - 1 });
       }
       walk(child, line);
       kept.push(child);
@@ -194,10 +220,12 @@ export function sanitiseHtml(parts: HtmlPart[], videoHosts: readonly string[]): 
   };
   walk(parsed, firstLine);
   locate(parts, warnings);
+  locate(parts, imagesWithoutAlt);
+  locate(parts, urls);
   const tree = sanitize(parsed, schema) as HastRoot;
   stripPositions(tree);
   delete tree.data;
-  return { tree, warnings, imagesWithoutAlt, urlLines };
+  return { tree, warnings, imagesWithoutAlt, urls };
 }
 
 function attributeName(prop: string): string {
@@ -242,23 +270,31 @@ const openTag = (name: string) => new RegExp(`<${escapeRe(name)}(?=[\\s/>])`, 'g
 /** Where an attribute of a tag is written: its name, inside the tag. */
 const attribute = (tag: string, name: string) => new RegExp(`(?<=<${escapeRe(tag)}\\s(?:[^>"']|"[^"]*"|'[^']*')*?)\\b${escapeRe(name)}\\b(?:\\s*=\\s*(?:"[^"]*"|'[^']*'|[^\\s>]+))?`, 'gi');
 
+/** Something to find in the raw HTML: a pattern, and which of its matches (`nth`, from 0) when known. */
+type Located<T> = T & { at?: RegExp; nth?: number };
+
 /**
- * Gives each warning the line and column of what it is about, found in the raw HTML as written (the
- * parser keeps no positions for it): each occurrence once, in order.
+ * Gives each item the line and column of what it is about, found in the raw HTML as written (the
+ * parser keeps no positions for it): the nth match when the item says which, else each match once, in order.
  */
-function locate(parts: HtmlPart[], warnings: (HtmlWarning & { at?: RegExp })[]) {
+function locate(parts: HtmlPart[], items: Located<HtmlPosition>[]) {
   const used = new Map<string, number>();
-  for (const w of warnings) {
+  const texts = new Map<HtmlPart, string>();
+  for (const part of parts) if ('raw' in part) texts.set(part, unparsed(part.raw));
+  for (const w of items) {
     const at = w.at;
+    const nth = w.nth;
     delete w.at;
+    delete w.nth;
     if (!at) continue;
-    let skip = used.get(at.source) ?? 0;
-    used.set(at.source, skip + 1);
+    let skip = nth ?? used.get(at.source) ?? 0;
+    if (nth === undefined) used.set(at.source, skip + 1);
     for (const part of parts) {
       if (!('raw' in part)) continue;
       let m: RegExpExecArray | null = null;
       at.lastIndex = 0;
-      while ((m = at.exec(part.raw)) && skip > 0) skip -= 1;
+      const text = texts.get(part) as string;
+      while ((m = at.exec(text)) && skip > 0) skip -= 1;
       if (!m) continue;
       const point = (index: number) => {
         const before = part.raw.slice(0, index);
@@ -272,4 +308,16 @@ function locate(parts: HtmlPart[], warnings: (HtmlWarning & { at?: RegExp })[]) 
       break;
     }
   }
+}
+
+/**
+ * Raw HTML with what the parser reads as text blanked out (comments, and the content of <script>, <style>,
+ * <noscript>, <textarea>, <title> and the like), lines and columns kept: a tag written there is no element.
+ */
+function unparsed(raw: string): string {
+  const blank = (m: string) => m.replace(/[^\n]/g, ' ');
+  return raw
+    .replace(/<!--[\s\S]*?(?:-->|$)/g, blank)
+    .replace(/(<(script|style|noscript|textarea|title|xmp|iframe|noembed|noframes)\b(?:[^>"']|"[^"]*"|'[^']*')*>)([\s\S]*?)(?=<\/\2\s*>|$)/gi,
+      (_m, open: string, _name: string, inner: string) => open + blank(inner));
 }
