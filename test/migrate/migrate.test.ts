@@ -87,6 +87,9 @@ t.test('docusaurus: MDX components, titled admonitions and highlight comments re
   t.match(html, /aria-label="Code: src\/Panel.jsx, highlighted lines 1, 3, 5 to 7"><pre><code class="language-jsx"><mark class="code-line-highlight">import/);
   t.match(html, '<iframe src="https://codesandbox.io/embed/lanternfish-demo" title="Try the client" loading="lazy"');
   t.match(html, '<iframe src="https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ" title="A tour of the dashboard"');
+  t.match(html, '<h2 id="linux" class="tab-label">Linux</h2><div class="tab-body"><script type="application/json" data-island-props="body-tabs">{"tabs":[{"id":"debian","label":"Debian"},{"id":"fedora","label":"Fedora"}],"level":3}',
+    'a group nested in a tab heads its tabs one level below');
+  t.match(html, '<h3 id="debian" class="tab-label">Debian</h3>');
 });
 
 t.test('mkdocs: the nav of mkdocs.yml, titles from nav, front matter or the first heading', async (t) => {

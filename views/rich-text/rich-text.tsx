@@ -103,12 +103,13 @@ export function headingAnchors(doc: Document, links: LinkList = {}) {
   return { ids, toc, tabIds };
 }
 
-export function RichText({ document, links, depth = 0, inline = false }: { document: Document; links: LinkList; depth?: number; inline?: boolean }): ReactNode {
+/** `level`: the heading level the document sits under (a tab's label), so groups inside it head their parts one below. */
+export function RichText({ document, links, depth = 0, inline = false, level: under = 1 }: { document: Document; links: LinkList; depth?: number; inline?: boolean; level?: number }): ReactNode {
   if (depth > 4) throw new RichTextError('text fragments nest more than 4 deep (a fragment includes itself?)');
   const { ids, tabIds } = headingAnchors(document, links);
   // Tab labels are headings one level below the heading before them.
   const levels = new Map<Block, number>();
-  let last = 1;
+  let last = under;
   for (const node of document.content as Block[]) {
     const level = headingLevel(node);
     if (level > 0) last = level;
@@ -249,7 +250,7 @@ function EmbeddedBlock({ entry, links, depth, level, tabIds }: { entry: LinkedEn
         </figure>
       );
     case 'cards':
-      return <Cards cards={entry.cards} single={entry.single} level={level} render={(body) => <RichText document={body} links={links} depth={depth} />} />;
+      return <Cards cards={entry.cards} single={entry.single} level={level} render={(body) => <RichText document={body} links={links} depth={depth} level={level} />} />;
     case 'steps':
       return <div className="steps"><RichText document={entry.body} links={links} depth={depth} /></div>;
     case 'fileTree':
@@ -287,7 +288,7 @@ function Tabs({ tabs, links, depth, level, ids }: { tabs: { label: string; body:
     <>
       <JsonScript json={islandJson(props)} data-island-props="body-tabs" />
       <div className="island" data-island="body-tabs">
-        <BodyTabs {...props} panels={tabs.map((tab, i) => <RichText key={i} document={tab.body} links={links} depth={depth} />)} />
+        <BodyTabs {...props} panels={tabs.map((tab, i) => <RichText key={i} document={tab.body} links={links} depth={depth} level={level} />)} />
       </div>
     </>
   );
