@@ -241,7 +241,7 @@ export function convertMdx(source: string[], options: MdxOptions): MdxResult {
       }
       case 'details': {
         const summary = element.parts.find((p): p is Element => typeof p !== 'string' && p.name === 'summary');
-        const title = summary ? emit(summary.parts).replace(/\s+/g, ' ').trim() : '';
+        const title = summary ? emit(summary.parts).replace(/<[^>]*>/g, '').replace(/\s+/g, ' ').trim() : '';
         const lines = body({ ...element, parts: element.parts.filter((p) => p !== summary) });
         const open = element.attrs.open !== undefined ? '{open}' : '';
         return [`${colons(lines)}details[${label(title || 'Details')}]${open}`, ...lines, colons(lines)];

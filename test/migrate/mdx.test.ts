@@ -21,7 +21,7 @@ t.test('Starlight and Docusaurus components become the directives that render al
     '<CardGrid stagger>', '  <Card title="A &quot;quoted&quot; one" icon="setting">', '    Body **text**.', '  </Card>',
     '  <LinkCard title="Guide" href="./guide.mdx#top" description="Read it." />', '</CardGrid>', '',
     '<Steps>', '1. One', '2. Two', '</Steps>', '', '<FileTree>', '- src/', '  - a.ts', '</FileTree>', '',
-    '<details open>', '<summary>More</summary>', '', 'Hidden.', '</details>',
+    '<details open>', '<summary><b>More</b></summary>', '', 'Hidden.', '</details>',
   ]);
   t.same(r.lines, [
     ':::danger[Do \\[not\\] do this]', 'Really.', ':::', '',

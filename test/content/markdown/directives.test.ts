@@ -5,6 +5,7 @@ import { parseMarkdown } from '../../../server/content/markdown.ts';
 import { plainText } from '../../../server/content/rich-text.ts';
 import { highlightedLines } from '../../../server/content/markdown/directives.ts';
 import { checkContent } from '../../../server/content/import.ts';
+import { ContentSnapshot } from '../../../server/content/load.ts';
 import { formatProblem } from '../../../server/content/problems.ts';
 import { renderRichText, checkDocument } from '../../../views/rich-text/rich-text.tsx';
 import { tempContent } from '../../helpers/build.ts';
@@ -128,4 +129,14 @@ t.test('an import reads embedHosts from site.yaml and resolves a card\'s link li
   const row = again.plan.entries.find((e) => e.id === 'acme-cloud-first-steps');
   t.match(row?.html, /<h3 class="card-title"><a href="\/acme-cloud\/docs\/upcoming-feature">Draft<\/a><\/h3>/, 'the card links to the topic\'s page');
   t.match(row?.html, '<iframe src="https://codesandbox.io/embed/1" title="Demo"');
+  const workers = await checkContent(dir, undefined, { workers: 2, parallelFrom: 0 });
+  t.same(workers.problems.map(formatProblem), [], 'parsing in worker threads sees the embed hosts too');
+
+  // Live preview: a site.yaml without the host makes the body's embed an error at once, and with it again fine.
+  const snapshot = new ContentSnapshot(dir);
+  await snapshot.loadAll();
+  const site = await readFile(join(dir, 'site.yaml'), 'utf8');
+  await writeFile(join(dir, 'site.yaml'), site.replace('embedHosts: [codesandbox.io]', 'embedHosts: [other.example]'));
+  await snapshot.update(['site.yaml']);
+  t.match(snapshot.result().problems.map((p) => p.reason), ['embed host codesandbox.io is not one of the site\'s embedHosts (other.example)']);
 });
