@@ -16,15 +16,13 @@ t.test('a migrated components page passes axe without its scripts and with them'
   const { base, browser } = await serve(t, { contentDir: out });
   // Without scripts wide, with them narrow: the two states the blocks differ in (the tabs, the floats).
   for (const [scripts, viewport] of [['blocked', 'desktop'], ['on', 'mobile']] as const) {
-    {
-      const context = await browser.newContext({ viewport: VIEWPORTS[viewport] });
-      await context.route((url) => !url.href.startsWith(base), (route) => route.abort());
-      if (scripts === 'blocked') await context.route(/\/assets\/.*\.js$/, (route) => route.abort());
-      const page = await context.newPage();
-      await page.goto(`${base}/quillmate/docs/components`);
-      const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).exclude('iframe').analyze();
-      t.same(results.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} (${v.help})`)), [], `scripts ${scripts}, ${viewport}`);
-      await context.close();
-    }
+    const context = await browser.newContext({ viewport: VIEWPORTS[viewport] });
+    await context.route((url) => !url.href.startsWith(base), (route) => route.abort());
+    if (scripts === 'blocked') await context.route(/\/assets\/.*\.js$/, (route) => route.abort());
+    const page = await context.newPage();
+    await page.goto(`${base}/quillmate/docs/components`);
+    const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).exclude('iframe').analyze();
+    t.same(results.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} (${v.help})`)), [], `scripts ${scripts}, ${viewport}`);
+    await context.close();
   }
 });
