@@ -28,7 +28,7 @@ export function fenceTracker(): (line: string) => boolean {
   };
 }
 
-interface Tab {
+export interface Tab {
   label: string;
   lines: string[];
 }
@@ -44,7 +44,7 @@ export function convertTabs(lines: string[], tool: 'docusaurus' | 'mkdocs' | 'st
 }
 
 /** The group in Signpost's syntax; the fences grow when a tab holds directives of its own. */
-function group(tabs: Tab[]): string[] {
+export function group(tabs: Tab[]): string[] {
   const inner = Math.max(2, ...tabs.flatMap((t) => t.lines.map((l) => /^\s*(:{3,})/.exec(l)?.[1]?.length ?? 0))) + 1;
   const tab = ':'.repeat(inner);
   const out = [`${':'.repeat(inner + 1)}tabs`];
@@ -156,7 +156,7 @@ function readMdxGroup(lines: string[], from: number): { tabs: Tab[]; end: number
 }
 
 /** A tab's label: `label="…"`, else its `value="…"`. */
-function labelOf(attributes: string): string | undefined {
+export function labelOf(attributes: string): string | undefined {
   const label = /\blabel=(?:"([^"]*)"|'([^']*)'|\{["'`]([^"'`]*)["'`]\})/.exec(attributes);
   const value = /\bvalue=(?:"([^"]*)"|'([^']*)')/.exec(attributes);
   const text = (label?.[1] ?? label?.[2] ?? label?.[3] ?? value?.[1] ?? value?.[2])?.trim();
@@ -164,14 +164,14 @@ function labelOf(attributes: string): string | undefined {
 }
 
 /** Lines without the indentation they all share (blank lines aside). */
-function dedent(lines: string[]): string[] {
+export function dedent(lines: string[]): string[] {
   const expanded = lines.map((l) => l.replace(/^[ \t]+/, (lead) => lead.replace(/\t/g, '    ')));
   const widths = expanded.filter((l) => l.trim() !== '').map((l) => /^ */.exec(l)?.[0].length ?? 0);
   const cut = widths.length > 0 ? Math.min(...widths) : 0;
   return expanded.map((l) => l.slice(Math.min(cut, /^ */.exec(l)?.[0].length ?? 0)));
 }
 
-function trimBlank(lines: string[]): string[] {
+export function trimBlank(lines: string[]): string[] {
   let start = 0;
   let end = lines.length;
   while (start < end && (lines[start] as string).trim() === '') start++;

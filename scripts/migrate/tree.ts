@@ -9,7 +9,8 @@ import { dirname, join, posix, relative } from 'node:path';
 import { existsSync } from 'node:fs';
 import { stringify } from 'yaml';
 import { note, type NavItem, type SourceDoc, type SourceSite } from './model.ts';
-import { convertTabs, fenceTracker } from './tabs.ts';
+import { convertTabs } from './tabs.ts';
+import { convertMdx, docHref } from './mdx.ts';
 
 export interface MigrateResult {
   product: string;
@@ -143,10 +144,11 @@ export async function writeTree(site: SourceSite, out: string, sourceLabel: (doc
     await write(`topic-sets/${s.id}.md`, `---\n${yaml({ id: s.id, title: s.title, slug: unique(slugs, slugify(s.title)), context: product, topics: s.topics })}---\n`);
   }
   let topicCount = 0;
+  const hosts = { videoHosts: new Set<string>(), embedHosts: new Set<string>() };
   for (const doc of site.docs) {
     const id = topicOf.get(doc.path) ?? topicId(doc);
     const file = sourceLabel(doc.path);
-    const { body, heading } = convertBody(doc, site, file, notes);
+    const { body, heading } = convertBody(doc, site, file, notes, hosts);
     const fm = doc.frontMatter;
     const title = str(fm.title) ?? heading ?? labels.get(doc.path) ?? humaniseFile(doc.path);
     const label = str(fm.sidebar_label) ?? labels.get(doc.path);
@@ -169,7 +171,9 @@ export async function writeTree(site: SourceSite, out: string, sourceLabel: (doc
     await copyImages(doc, site, out, target, file, notes, files);
   }
 
-  await write('site.yaml', yaml({ id: 'site', siteName: site.name, brand: site.name, legalName: site.name, publisher: site.name, language: 'en-US', logo: '/assets/content/logo.svg' }));
+  // The players and pages the bodies embed are allowed by name.
+  const allow = Object.fromEntries(Object.entries(hosts).filter(([, set]) => set.size > 0).map(([key, set]) => [key, [...set].sort()]));
+  await write('site.yaml', yaml({ id: 'site', siteName: site.name, brand: site.name, legalName: site.name, publisher: site.name, language: 'en-US', logo: '/assets/content/logo.svg', ...allow }));
   note(notes, 'site.yaml', 'written with the site name as brand, legalName and publisher, and logo /assets/content/logo.svg: change them to yours');
   await write(`products/${product}.yaml`, yaml({ id: product, productNameId: product, productName: site.name, deployment: 'Cloud' }));
   await write(`pages/${product}-docs.yaml`, yaml({ id: `${product}-docs`, pageType: 'documentedProduct', title: `${site.name} documentation`, context: product,
@@ -178,12 +182,19 @@ export async function writeTree(site: SourceSite, out: string, sourceLabel: (doc
   return { product, files, collections: collections.length, topicSets: topicSets.length, topics: topicCount, notes };
 }
 
-/** The body as Signpost takes it: the title heading and MDX imports out, tab groups converted, the rest as the source wrote it. */
-function convertBody(doc: SourceDoc, site: SourceSite, file: string, notes: Map<string, string[]>): { body: string; heading?: string } {
-  const lines = doc.body.split('\n');
+/** The body as Signpost takes it: the title heading out, MDX components and tab groups converted (mdx.ts), the rest as the source wrote it. */
+function convertBody(doc: SourceDoc, site: SourceSite, file: string, notes: Map<string, string[]>,
+  hosts: { videoHosts: Set<string>; embedHosts: Set<string> }): { body: string; heading?: string } {
+  let lines = doc.body.split('\n');
+  if (site.tool !== 'mkdocs') {
+    const mdx = convertMdx(lines, { firstLine: doc.bodyLine, href: (href) => docHref(href, doc.path, site.docs.map((d) => d.path)) });
+    for (const n of mdx.notes) note(notes, file, n);
+    for (const h of mdx.videoHosts) hosts.videoHosts.add(h);
+    for (const h of mdx.embedHosts) hosts.embedHosts.add(h);
+    lines = mdx.lines;
+  }
   let heading: string | undefined;
   let fence: string | undefined;
-  const components = new Set<string>();
   const out: string[] = [];
   for (const [i, line] of lines.entries()) {
     const at = doc.bodyLine + i;
@@ -206,28 +217,13 @@ function convertBody(doc: SourceDoc, site: SourceSite, file: string, notes: Map<
       note(notes, file, `line ${at}: MDX ${line.startsWith('import') ? 'import' : 'export'} removed: \`${line.trim()}\``);
       continue;
     }
-    for (const match of line.matchAll(/<([A-Z][A-Za-z0-9.]*)/g)) {
-      const name = match[1] as string;
-      // Tab groups are converted below; one that cannot be is listed there.
-      if (!components.has(name) && name !== 'Tabs' && name !== 'TabItem') {
-        components.add(name);
-        note(notes, file, `line ${at}: MDX component <${name}> kept as written; Signpost does not read MDX components`);
-      }
-    }
-    if (/\{\/\*/.test(line)) note(notes, file, `line ${at}: MDX comment kept as written`);
     if (site.tool === 'mkdocs' && /^\s*--8<--/.test(line)) note(notes, file, `line ${at}: snippet include (--8<--) not carried over: paste the text in`);
     if (site.tool === 'mkdocs' && /\{\{.*\}\}|\{%.*%\}/.test(line)) note(notes, file, `line ${at}: template (macros) expression kept as written`);
     // Links between documents keep working once .mdx files are .md.
     out.push(line.replace(/(\]\((?!https?:|\/|#)[^)\s]*?)\.mdx(#[^)\s]*)?\)/g, '$1.md$2)'));
   }
-  const tabs = convertTabs(out, site.tool);
-  const inFence = fenceTracker();
-  for (const line of tabs.lines) {
-    if (!inFence(line) && /<(Tabs|TabItem)\b/.test(line)) {
-      note(notes, file, `MDX <Tabs> group kept as written: its tags are not each on a line of their own, or a tab has no label; write it as ::::tabs with :::tab[Label] blocks`);
-      break;
-    }
-  }
+  // MDX tab groups were converted with the other components.
+  const tabs = site.tool === 'mkdocs' ? convertTabs(out, site.tool) : { lines: out };
   while (tabs.lines.length > 0 && tabs.lines[0]?.trim() === '') tabs.lines.shift();
   return { body: tabs.lines.join('\n'), ...(heading !== undefined ? { heading } : {}) };
 }

@@ -8,7 +8,7 @@ import { loadFile, type ParsedFile, type ParseBatch } from './load.ts';
 parentPort?.on('message', (batch: ParseBatch) => {
   const results: ParsedFile[] = batch.files.map(({ path, text }) => {
     const problems: ParsedFile['problems'] = [];
-    const entry = loadFile(path, text, problems, batch.videoHosts);
+    const entry = loadFile(path, text, problems, batch.videoHosts, batch.embedHosts);
     if (!entry) return { problems };
     const { lineOf: _lineOf, positionOf: _positionOf, ...rest } = entry;
     return { entry: rest, problems };

@@ -73,6 +73,7 @@ export interface ParseBatch {
   id: number;
   files: { path: string; text: string }[];
   videoHosts: string[];
+  embedHosts: string[];
 }
 export interface ParsedFile {
   entry?: Omit<LoadedEntry, 'lineOf' | 'positionOf'>;
@@ -100,15 +101,16 @@ export async function loadContent(dir: string, onProgress?: (done: number, total
   const entries: LoadedEntry[] = [];
   const workers = options.workers ?? Math.min(availableParallelism(), 8);
   const videoHosts = siteVideoHosts(files);
+  const embedHosts = siteVideoHosts(files, 'embedHosts');
   if (files.length >= (options.parallelFrom ?? PARALLEL_FROM) && workers > 1) {
-    for (const [i, parsed] of (await parseInWorkers(files, workers, videoHosts, onProgress)).entries()) {
+    for (const [i, parsed] of (await parseInWorkers(files, workers, { videoHosts, embedHosts }, onProgress)).entries()) {
       problems.push(...parsed.problems);
       const file = files[i] as { path: string; text: string };
       if (parsed.entry) entries.push({ ...parsed.entry, ...lazyPositions(file.path, file.text) });
     }
   } else {
     for (const [i, file] of files.entries()) {
-      const entry = loadFile(file.path, file.text, problems, videoHosts);
+      const entry = loadFile(file.path, file.text, problems, videoHosts, embedHosts);
       if (entry) entries.push(entry);
       if (onProgress && ((i + 1) % 250 === 0 || i + 1 === files.length)) onProgress(i + 1, files.length);
     }
@@ -126,9 +128,9 @@ async function readContentFiles(dir: string, paths: string[]): Promise<Map<strin
 }
 
 /** Parses the files in worker threads, in batches; the results keep the files' order. */
-async function parseInWorkers(files: { path: string; text: string }[], count: number, videoHosts: string[], onProgress?: (done: number, total: number) => void): Promise<ParsedFile[]> {
+async function parseInWorkers(files: { path: string; text: string }[], count: number, hosts: Pick<ParseBatch, 'videoHosts' | 'embedHosts'>, onProgress?: (done: number, total: number) => void): Promise<ParsedFile[]> {
   const batches: ParseBatch[] = [];
-  for (let i = 0; i < files.length; i += BATCH) batches.push({ id: batches.length, files: files.slice(i, i + BATCH), videoHosts });
+  for (let i = 0; i < files.length; i += BATCH) batches.push({ id: batches.length, files: files.slice(i, i + BATCH), ...hosts });
   const results: ParsedFile[][] = new Array(batches.length);
   const url = await workerUrl('load-worker', new URL('./load-worker.ts', import.meta.url));
   const pool = Array.from({ length: Math.min(count, batches.length) }, () => new Worker(url));
@@ -185,16 +187,16 @@ function yamlOf(path: string, text: string) {
   return { yaml, lineCounter, yamlLine };
 }
 
-/** The video hosts bodies may embed, from site.yaml (checked with the rest of site.yaml). */
-function siteVideoHosts(files: { path: string; text: string }[]): string[] {
+/** The video (or embed) hosts bodies may embed, from site.yaml (checked with the rest of site.yaml). */
+function siteVideoHosts(files: { path: string; text: string }[], key: 'videoHosts' | 'embedHosts' = 'videoHosts'): string[] {
   const site = files.find((f) => f.path === 'site.yaml');
-  if (!site || !site.text.includes('videoHosts')) return [];
-  const hosts = (parseDocument(site.text).toJS() as { videoHosts?: unknown } | null)?.videoHosts;
+  if (!site || !site.text.includes(key)) return [];
+  const hosts = (parseDocument(site.text).toJS() as Record<string, unknown> | null)?.[key];
   return Array.isArray(hosts) ? hosts.filter((h): h is string => typeof h === 'string') : [];
 }
 
 /** Parses one file; appends its problems and returns the entry when it could be read at all. */
-export function loadFile(path: string, text: string, problems: Problem[], videoHosts: string[] = []): LoadedEntry | undefined {
+export function loadFile(path: string, text: string, problems: Problem[], videoHosts: string[] = [], embedHosts: string[] = []): LoadedEntry | undefined {
   const fail = (at: number | Position, field: string, reason: string, hint?: string) =>
     problems.push({ file: path, ...(typeof at === 'number' ? { line: at } : at), field, reason, ...(hint ? { hint } : {}) });
   const kindDef = kindOf(path);
@@ -264,7 +266,7 @@ export function loadFile(path: string, text: string, problems: Problem[], videoH
   const entry: LoadedEntry = { kind, id, file: path, line: lineOf(['id']), fields, lineOf, positionOf, embedded: {}, sections: {} };
   if (isMarkdown) {
     // Ids of entries defined in the body derive from the entry's id, so they are stable and unique.
-    const md = parseMarkdown(text, { idPrefix: id, allowSections: kind === 'kbArticle', videoHosts });
+    const md = parseMarkdown(text, { idPrefix: id, allowSections: kind === 'kbArticle', videoHosts, embedHosts });
     bodyIssues(md);
     entry.document = md.document;
     entry.embedded = md.embedded;
@@ -467,21 +469,22 @@ export class ContentSnapshot {
       const held = this.files.get(path);
       if (held && held.text === text) return;
       const problems: Problem[] = [];
-      const entry = loadFile(path, text, problems, this.videoHosts());
+      const entry = loadFile(path, text, problems, this.videoHosts(), this.videoHosts('embedHosts'));
       if (!held) this.sorted = undefined;
       this.files.set(path, { text, problems, ...(entry ? { entry } : {}) });
       changed.push(path);
     };
-    const hostsBefore = this.videoHosts().join('\n');
+    const hostsOf = () => `${this.videoHosts().join('\n')}\n\n${this.videoHosts('embedHosts').join('\n')}`;
+    const hostsBefore = hostsOf();
     // site.yaml first: the bodies read after it see the video hosts it lists now.
     for (const path of [...new Set(paths)].sort((a, b) => Number(b === 'site.yaml') - Number(a === 'site.yaml'))) await visit(path);
     const hosts = this.videoHosts();
-    if (hosts.join('\n') !== hostsBefore) {
+    if (hostsOf() !== hostsBefore) {
       // Other hosts: every body is read again, as a whole-tree read would.
       for (const [path, held] of this.files) {
         if (path === 'site.yaml' || changed.includes(path)) continue;
         const problems: Problem[] = [];
-        const entry = loadFile(path, held.text, problems, hosts);
+        const entry = loadFile(path, held.text, problems, hosts, this.videoHosts('embedHosts'));
         this.files.set(path, { text: held.text, problems, ...(entry ? { entry } : {}) });
         changed.push(path);
       }
@@ -489,10 +492,10 @@ export class ContentSnapshot {
     return changed;
   }
 
-  /** The video hosts the tree's site.yaml lists now. */
-  private videoHosts(): string[] {
+  /** The video (or embed) hosts the tree's site.yaml lists now. */
+  private videoHosts(key: 'videoHosts' | 'embedHosts' = 'videoHosts'): string[] {
     const site = this.files.get('site.yaml');
-    return site ? siteVideoHosts([{ path: 'site.yaml', text: site.text }]) : [];
+    return site ? siteVideoHosts([{ path: 'site.yaml', text: site.text }], key) : [];
   }
 
   private async rescan(folder: string, changed: string[]) {

@@ -20,6 +20,8 @@ import { SLOT_TAG, hasHtml, isHtmlTag, isVoid, openTags, sanitiseHtml, tagOf, ty
 import type { Root as HastRoot } from 'hast';
 import { lookupIcon, nearestIcons } from './markdown/icons.ts';
 import { didYouMean, quotedList } from './suggest.ts';
+import { attributeProblems, fileTreeItems, highlightedLines } from './markdown/directives.ts';
+import type { Card } from './rich-text.ts';
 
 const parser = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm).use(remarkDirective);
 
@@ -55,6 +57,8 @@ export interface ParseOptions {
   allowSections?: boolean;
   /** Hosts whose videos may be embedded (`videoHosts` in site.yaml), e.g. www.youtube-nocookie.com. */
   videoHosts?: readonly string[];
+  /** Hosts other pages may be embedded from (`embedHosts` in site.yaml) with `::embed`, e.g. codesandbox.io. */
+  embedHosts?: readonly string[];
 }
 
 /** Splits front matter from a Markdown file without parsing the body. */
@@ -345,6 +349,12 @@ class Converter {
         if (node.lang) entry.language = node.lang;
         const t = title?.[1] ?? title?.[2] ?? title?.[3];
         if (t) entry.title = t;
+        const hl = highlightedLines(node.meta);
+        if (hl.error) this.issue(node, hl.error);
+        const count = node.value.split('\n').length;
+        const past = hl.lines?.find((n) => n > count);
+        if (past) this.issue(node, `highlighted line ${past} is past the end of the code (${count} line${count === 1 ? '' : 's'})`);
+        else if (hl.lines && hl.lines.length > 0) entry.highlight = hl.lines;
         return [this.embedBlock(this.define(entry))];
       }
       case 'html':
@@ -436,12 +446,49 @@ class Converter {
       if (!(CALLOUT_APPEARANCES as readonly string[]).includes(appearance)) {
         this.issue(node, `callout appearance "${appearance}" is not one of ${CALLOUT_APPEARANCES.join(', ')}`, false, didYouMean(appearance, CALLOUT_APPEARANCES));
       }
+      const attrs = node.attributes ?? {};
+      this.attributes(node, node.name === 'callout' ? 'callout' : 'admonition', `:::${node.name}`);
+      if (attrs.inline !== undefined && attrs.inline !== 'start' && attrs.inline !== 'end') {
+        this.issue(node, `inline="${attrs.inline ?? ''}" must be "start" or "end"`, false, ':::note[Title]{inline="end"}');
+      }
+      if (attrs.open !== undefined && attrs.collapsible === undefined) this.issue(node, '"open" only goes with "collapsible": {collapsible open}');
       const entry: EmbeddedEntry = {
         type: 'callout', appearance: appearance as CalloutAppearance, body: doc(this.blocks(children)),
+        ...(attrs.collapsible !== undefined ? { collapsible: true, ...(attrs.open !== undefined ? { open: true } : {}) } : {}),
+        ...(attrs.inline === 'start' || attrs.inline === 'end' ? { inline: attrs.inline } : {}),
       };
-      const heading = node.attributes?.heading ?? (label || (admonition ? titleOf(node.name) : ''));
+      const heading = attrs.heading ?? (label || (admonition ? titleOf(node.name) : ''));
       if (heading) entry.heading = heading;
       return [this.embedBlock(this.define(entry))];
+    }
+    if (node.name === 'cards') return this.cards(node, children);
+    if (node.name === 'card') {
+      const card = this.card(node, children);
+      return card ? [this.embedBlock(this.define({ type: 'cards', cards: [card], single: true }))] : [];
+    }
+    if (node.name === 'steps') {
+      this.attributes(node, 'steps', ':::steps');
+      const only = children.length === 1 ? children[0] : undefined;
+      if (only?.type !== 'list' || !only.ordered) {
+        this.issue(node, ':::steps holds one numbered list (1. … 2. …) and nothing else');
+        return [];
+      }
+      return [this.embedBlock(this.define({ type: 'steps', body: doc(this.blocks(children)) }))];
+    }
+    if (node.name === 'file-tree') {
+      this.attributes(node, 'file-tree', ':::file-tree');
+      const only = children.length === 1 ? children[0] : undefined;
+      if (only?.type !== 'list' || only.ordered) {
+        this.issue(node, ':::file-tree holds one bullet list (- name) and nothing else');
+        return [];
+      }
+      return [this.embedBlock(this.define({ type: 'fileTree', items: fileTreeItems(only, (n, reason) => this.issue(n, reason)) }))];
+    }
+    if (node.name === 'details') {
+      this.attributes(node, 'details', ':::details');
+      if (!label) this.issue(node, 'details needs a summary: :::details[What it is about]');
+      const open = node.attributes?.open !== undefined;
+      return [this.embedBlock(this.define({ type: 'details', summary: label, body: doc(this.blocks(children)), ...(open ? { open } : {}) }))];
     }
     if (node.name === 'tabs') return this.tabs(node, children);
     if (node.name === 'tab') {
@@ -464,7 +511,7 @@ class Converter {
       return [block(BLOCKS.HEADING_2, [text(SECTION_TITLES[name])]), ...content];
     }
     this.issue(node, `unsupported embedded type ":::${node.name}"`, false,
-      didYouMean(node.name, ['callout', 'tabs', 'tab', ...Object.keys(DIRECTIVE_ADMONITIONS), ...(this.options.allowSections ? KB_SECTIONS : [])]));
+      didYouMean(node.name, ['callout', 'tabs', 'tab', 'cards', 'card', 'steps', 'file-tree', 'details', ...Object.keys(DIRECTIVE_ADMONITIONS), ...(this.options.allowSections ? KB_SECTIONS : [])]));
     return this.checkOnly(children);
   }
 
@@ -475,6 +522,62 @@ class Converter {
   private checkOnly(children: RootContent[]): Block[] {
     this.blocks(children);
     return [];
+  }
+
+  /** Reports unknown attributes and missing required ones (directives.ts); true when there were none. */
+  private attributes(node: ContainerDirective | LeafDirective, kind: string, shown: string): boolean {
+    const problems = attributeProblems(kind, shown, node.attributes ?? {});
+    for (const p of problems) this.issue(node, p.reason, false, p.hint);
+    return problems.length === 0;
+  }
+
+  /** A card's or link card's link: a hyperlink node, so the import resolves and checks it like any link. */
+  private cardLink(node: ContainerDirective | LeafDirective, href: string | null | undefined): Inline | undefined {
+    if (!href) return undefined;
+    const link = classifyUrl(href);
+    if (link.kind === 'unsafe') {
+      this.issue(node, `unsafe link ${quoteUrl(href)}: ${link.reason}; links must be http(s), mailto, tel, a site path or #anchor`);
+      return undefined;
+    }
+    return this.link(href, node.position?.start.line, [], node.position?.start.column);
+  }
+
+  private card(node: ContainerDirective, children: RootContent[]): Card | undefined {
+    if (!this.attributes(node, 'card', ':::card')) return undefined;
+    const attrs = node.attributes ?? {};
+    const card: Card = { title: (attrs.title ?? '').trim(), body: doc(this.blocks(children)) };
+    if (attrs.icon) {
+      const icon = lookupIcon(attrs.icon);
+      if (!icon) {
+        const near = nearestIcons(attrs.icon);
+        this.issue(node, `unknown icon "${attrs.icon}"`, false, near.length > 0 ? `did you mean ${quotedList(near)}? (any Lucide icon name works: lucide.dev/icons)` : 'any Lucide icon name works: lucide.dev/icons');
+      } else card.icon = { key: attrs.icon, nodes: icon.nodes };
+    }
+    const link = this.cardLink(node, attrs.href);
+    if (link) card.link = link;
+    return card;
+  }
+
+  private linkCard(node: LeafDirective): Card | undefined {
+    if (!this.attributes(node, 'link-card', '::link-card')) return undefined;
+    const attrs = node.attributes ?? {};
+    const link = this.cardLink(node, attrs.href);
+    if (!link) return undefined;
+    return { title: (attrs.title ?? '').trim(), link, ...(attrs.description?.trim() ? { description: attrs.description.trim() } : {}) };
+  }
+
+  /** `::::cards` holding `:::card{…}` blocks and `::link-card{…}` lines: a grid, read as a list. */
+  private cards(node: ContainerDirective, children: RootContent[]): Block[] {
+    this.attributes(node, 'cards', '::::cards');
+    const cards: Card[] = [];
+    for (const child of children) {
+      const card = child.type === 'containerDirective' && child.name === 'card' ? this.card(child, child.children)
+        : child.type === 'leafDirective' && child.name === 'link-card' ? this.linkCard(child) : null;
+      if (card === null) this.issue(child, 'a ::::cards group holds only :::card{title="…"} blocks and ::link-card{…} lines (use four colons for the group)');
+      else if (card) cards.push(card);
+    }
+    if (cards.length === 0) return [];
+    return [this.embedBlock(this.define({ type: 'cards', cards }))];
   }
 
   /** `::::tabs` holding one `:::tab[Label]` per tab. */
@@ -511,6 +614,12 @@ class Converter {
         return [this.image(node, attrs.src ?? undefined, attrs.alt ?? '', attrs.title)];
       case 'video':
         return this.video(node);
+      case 'embed':
+        return this.embed(node);
+      case 'link-card': {
+        const card = this.linkCard(node);
+        return card ? [this.embedBlock(this.define({ type: 'cards', cards: [card], single: true }))] : [];
+      }
       case 'media':
       case 'fragment':
         if (!attrs.id) {
@@ -519,7 +628,7 @@ class Converter {
         }
         return [block(BLOCKS.EMBEDDED_ENTRY, [], { ...entryTarget(attrs.id), line: node.position?.start.line })];
       default:
-        this.issue(node, `unsupported embedded type "::${node.name}"`, false, didYouMean(node.name, ['anchor', 'image', 'video', 'media', 'fragment']));
+        this.issue(node, `unsupported embedded type "::${node.name}"`, false, didYouMean(node.name, ['anchor', 'image', 'video', 'embed', 'link-card', 'media', 'fragment']));
         this.inlines(node.children, []);
         return [];
     }
@@ -542,6 +651,28 @@ class Converter {
     if (!title) this.issue(node, 'video needs a title describing it: ::video{src="…" title="…"}');
     if (!host || !title) return [];
     return [this.embedBlock(this.define({ type: 'video', url: src, title }))];
+  }
+
+  /** `::embed{src="https://…" title="…"}`: another site's page in a sandboxed frame, from one of the site's embedHosts. */
+  private embed(node: LeafDirective): Block[] {
+    if (!this.attributes(node, 'embed', '::embed')) return [];
+    const src = node.attributes?.src ?? '';
+    let host = '';
+    try {
+      const url = new URL(src);
+      host = url.protocol === 'https:' ? url.host.toLowerCase() : '';
+    } catch { /* reported below */ }
+    const hosts = (this.options.embedHosts ?? []).map((h) => h.toLowerCase());
+    if (!host) {
+      this.issue(node, 'embed needs an https src, e.g. ::embed{src="https://…" title="…"}');
+      return [];
+    }
+    if (!hosts.includes(host)) {
+      this.issue(node, `embed host ${host} is not one of the site's embedHosts (${hosts.length > 0 ? hosts.join(', ') : 'none listed in site.yaml'})`,
+        false, `add ${host} to embedHosts in site.yaml`);
+      return [];
+    }
+    return [this.embedBlock(this.define({ type: 'embed', url: src, title: (node.attributes?.title ?? '').trim() }))];
   }
 
   /** Inlines of a run of siblings: raw HTML that opens a tag takes the siblings up to the one that closes it. */

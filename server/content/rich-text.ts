@@ -14,8 +14,15 @@ export type IconNodes = [string, Record<string, string>][];
 
 /** Entries defined inside a body (callout, code block, KB image, anchor, icon, …) or referenced by it. */
 export type EmbeddedEntry =
-  | { type: 'callout'; heading?: string; appearance: CalloutAppearance; body: Document }
-  | { type: 'codeBlock'; code: string; language?: string; title?: string }
+  | {
+    type: 'callout'; heading?: string; appearance: CalloutAppearance; body: Document;
+    /** `{collapsible}`: a <details>, closed unless `open`. */
+    collapsible?: boolean; open?: boolean;
+    /** `{inline="end"}`: floated beside the text that follows. */
+    inline?: 'start' | 'end';
+  }
+  /** `highlight`: 1-based line numbers shown highlighted (`{1,3-4}` or `hl_lines="1 3"` in the fence). */
+  | { type: 'codeBlock'; code: string; language?: string; title?: string; highlight?: number[] }
   | { type: 'kbImage'; image: { url: string }; altText: string; title?: string; line?: number; column?: number }
   | { type: 'anchor'; id: string }
   | { type: 'icon'; iconKey: string; nodes?: IconNodes }
@@ -26,7 +33,31 @@ export type EmbeddedEntry =
   | { type: 'footnoteRef'; label: string; n: number; ref: number }
   | { type: 'footnotes'; items: { label: string; n: number; refs: number; body: Document }[] }
   | { type: 'tabs'; tabs: { label: string; body: Document }[] }
-  | { type: 'video'; url: string; title: string };
+  | { type: 'video'; url: string; title: string }
+  /** A sandboxed iframe from one of the site's `embedHosts`. */
+  | { type: 'embed'; url: string; title: string }
+  /** `::::cards` (a grid, `single` for a lone `:::card`); a card's link is a hyperlink node, so import resolves it. */
+  | { type: 'cards'; cards: Card[]; single?: boolean }
+  | { type: 'steps'; body: Document }
+  | { type: 'fileTree'; items: FileTreeItem[] }
+  | { type: 'details'; summary: string; body: Document; open?: boolean };
+
+export interface Card {
+  title: string;
+  description?: string;
+  icon?: { key: string; nodes: IconNodes };
+  link?: Inline;
+  /** A link card (`::link-card`) has no body. */
+  body?: Document;
+}
+
+export interface FileTreeItem {
+  name: string;
+  folder: boolean;
+  highlight?: boolean;
+  comment?: string;
+  children: FileTreeItem[];
+}
 
 export const CALLOUT_APPEARANCES = ['info', 'tip', 'warning', 'error', 'success'] as const;
 export type CalloutAppearance = (typeof CALLOUT_APPEARANCES)[number];
@@ -122,6 +153,20 @@ export function plainText(doc: Document, embedded: Record<string, EmbeddedEntry>
         out.push(tab.label);
         for (const child of tab.body.content as RichNode[]) flush(child);
       }
+    } else if (inner?.type === 'cards') {
+      for (const card of inner.cards) {
+        out.push([card.title, card.description].filter(Boolean).join(' '));
+        for (const child of (card.body?.content ?? []) as RichNode[]) flush(child);
+      }
+    } else if (inner?.type === 'details' || inner?.type === 'steps') {
+      if (inner.type === 'details') out.push(inner.summary);
+      for (const child of inner.body.content as RichNode[]) {
+        if (child.nodeType === 'ordered-list') for (const item of (child as Block).content as RichNode[]) flush(item);
+        else flush(child);
+      }
+    } else if (inner?.type === 'fileTree') {
+      const names = (items: typeof inner.items): string[] => items.flatMap((i) => [i.name, ...(i.comment ? [i.comment] : []), ...names(i.children)]);
+      out.push(names(inner.items).join(' '));
     } else if (inner?.type === 'footnotes') {
       for (const item of inner.items) for (const child of item.body.content as RichNode[]) flush(child);
     } else if (inner?.type === 'codeBlock') {

@@ -115,6 +115,8 @@ export const MetadataSchema = Type.Object({
   moreWaysToGetHelp: Type.Optional(Type.Array(Type.Object({ label: Str, href: Url }, { additionalProperties: false }))),
   /** Hosts whose videos bodies may embed (`::video`, `<iframe>`), e.g. www.youtube-nocookie.com. */
   videoHosts: Type.Optional(Type.Array(Type.String({ pattern: '^[a-z0-9.-]+(:[0-9]+)?$' }))),
+  /** Hosts whose pages bodies may embed in a sandboxed frame (`::embed`), e.g. codesandbox.io. */
+  embedHosts: Type.Optional(Type.Array(Type.String({ pattern: '^[a-z0-9.-]+(:[0-9]+)?$' }))),
   /**
    * Footer links (spec §2): site paths get the /ja prefix on Japanese pages. `label` is English; `labels`
    * gives the label in another page language (e.g. `ja-JP`), else the English one shows.

@@ -14,6 +14,7 @@ import { StringsProvider, useStrings } from '../i18n/catalogue.tsx';
 import { IconGlyph, ContentIcon } from '../parts/icon.tsx';
 import { SanitisedHtml } from './sanitised-html.tsx';
 import { classifyUrl, quoteUrl, safeHref } from '../../server/content/urls.ts';
+import { Cards, CodeLines, FileTree } from './blocks.tsx';
 
 /** What a document may embed or link to, by id: the link list. */
 export type LinkedEntry =
@@ -24,7 +25,7 @@ export type LinkedEntry =
   | { type: 'unrenderable'; entryType: string };
 export type LinkList = Record<string, LinkedEntry>;
 
-const BLOCK_RENDERERS = new Set(['callout', 'codeBlock', 'kbImage', 'anchor', 'media', 'fragment', 'html', 'tabs', 'footnotes', 'video']);
+const BLOCK_RENDERERS = new Set(['callout', 'codeBlock', 'kbImage', 'anchor', 'media', 'fragment', 'html', 'tabs', 'footnotes', 'video', 'embed', 'cards', 'steps', 'fileTree', 'details']);
 const INLINE_RENDERERS = new Set(['icon', 'anchor', 'fragment', 'html', 'footnoteRef', 'kbImage']);
 
 /** Documents an embedded entry holds (a callout's body, Markdown inside raw HTML, tabs, footnotes). */
@@ -34,6 +35,8 @@ function innerDocuments(entry: LinkedEntry): Document[] {
     case 'html': return entry.slots;
     case 'tabs': return entry.tabs.map((t) => t.body);
     case 'footnotes': return entry.items.map((i) => i.body);
+    case 'cards': return entry.cards.flatMap((c) => (c.body ? [c.body] : []));
+    case 'steps': case 'details': return [entry.body];
     default: return [];
   }
 }
@@ -100,12 +103,13 @@ export function headingAnchors(doc: Document, links: LinkList = {}) {
   return { ids, toc, tabIds };
 }
 
-export function RichText({ document, links, depth = 0, inline = false }: { document: Document; links: LinkList; depth?: number; inline?: boolean }): ReactNode {
+/** `level`: the heading level the document sits under (a tab's label), so groups inside it head their parts one below. */
+export function RichText({ document, links, depth = 0, inline = false, level: under = 1 }: { document: Document; links: LinkList; depth?: number; inline?: boolean; level?: number }): ReactNode {
   if (depth > 4) throw new RichTextError('text fragments nest more than 4 deep (a fragment includes itself?)');
   const { ids, tabIds } = headingAnchors(document, links);
   // Tab labels are headings one level below the heading before them.
   const levels = new Map<Block, number>();
-  let last = 1;
+  let last = under;
   for (const node of document.content as Block[]) {
     const level = headingLevel(node);
     if (level > 0) last = level;
@@ -184,13 +188,25 @@ function TaskItem({ checked, children }: { checked: boolean; children: ReactNode
 
 function EmbeddedBlock({ entry, links, depth, level, tabIds }: { entry: LinkedEntry; links: LinkList; depth: number; level: number; tabIds?: string[] | undefined }): ReactNode {
   switch (entry.type) {
-    case 'callout':
+    case 'callout': {
+      const className = `callout callout-${entry.appearance}${entry.inline ? ` callout-inline callout-inline-${entry.inline}` : ''}`;
+      const label = entry.heading ?? calloutLabel(entry.appearance);
+      // Collapsible: a <details>, which opens and closes without JavaScript; its summary names it.
+      if (entry.collapsible) {
+        return (
+          <details className={`${className} callout-collapsible`} open={entry.open}>
+            <summary className="callout-heading">{label}</summary>
+            <RichText document={entry.body} links={links} depth={depth} />
+          </details>
+        );
+      }
       return (
-        <div className={`callout callout-${entry.appearance}`} role="note" aria-label={entry.heading ?? calloutLabel(entry.appearance)}>
+        <div className={className} role="note" aria-label={label}>
           {entry.heading ? <p className="callout-heading">{entry.heading}</p> : null}
           <RichText document={entry.body} links={links} depth={depth} />
         </div>
       );
+    }
     case 'codeBlock':
       return (
         <figure className="code-block">
@@ -199,8 +215,11 @@ function EmbeddedBlock({ entry, links, depth, level, tabIds }: { entry: LinkedEn
             ? <pre><code /></pre>
             // A long line scrolls: the scrolling region is focusable and named for keyboard and screen-reader users
             // (a <pre> itself may not carry a name).
-            : <div className="code-scroll" role="region" aria-label={entry.title ? `Code: ${entry.title}` : 'Code'} tabIndex={0}>
-                <pre><code className={entry.language ? `language-${entry.language}` : undefined}>{entry.code}</code></pre>
+            : <div className="code-scroll" role="region" tabIndex={0}
+                aria-label={`${entry.title ? `Code: ${entry.title}` : 'Code'}${entry.highlight ? `, ${highlightLabel(entry.highlight)}` : ''}`}>
+                <pre><code className={entry.language ? `language-${entry.language}` : undefined}>
+                  {entry.highlight ? <CodeLines code={entry.code} highlight={entry.highlight} /> : entry.code}
+                </code></pre>
               </div>}
         </figure>
       );
@@ -218,6 +237,30 @@ function EmbeddedBlock({ entry, links, depth, level, tabIds }: { entry: LinkedEn
           <iframe src={entry.url} title={entry.title} loading="lazy" allowFullScreen
             allow="accelerometer; clipboard-write; encrypted-media; gyroscope; picture-in-picture" referrerPolicy="strict-origin-when-cross-origin" />
         </div>
+      );
+    case 'embed':
+      // Another site's page, sandboxed: its scripts run in its own origin, it cannot navigate this page.
+      return (
+        <figure className="embed-frame">
+          <div className="embed-frame-box">
+            <iframe src={entry.url} title={entry.title} loading="lazy" referrerPolicy="strict-origin-when-cross-origin"
+              sandbox="allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox" />
+          </div>
+          <figcaption><a href={entry.url} rel="noopener">{entry.title}</a></figcaption>
+        </figure>
+      );
+    case 'cards':
+      return <Cards cards={entry.cards} single={entry.single} level={level} render={(body) => <RichText document={body} links={links} depth={depth} level={level} />} />;
+    case 'steps':
+      return <div className="steps"><RichText document={entry.body} links={links} depth={depth} /></div>;
+    case 'fileTree':
+      return <FileTree items={entry.items} />;
+    case 'details':
+      return (
+        <details className="details" open={entry.open}>
+          <summary>{entry.summary}</summary>
+          <RichText document={entry.body} links={links} depth={depth} />
+        </details>
       );
     case 'media':
       return <ContentImage src={entry.image.url} alt={entry.altTag} />;
@@ -245,7 +288,7 @@ function Tabs({ tabs, links, depth, level, ids }: { tabs: { label: string; body:
     <>
       <JsonScript json={islandJson(props)} data-island-props="body-tabs" />
       <div className="island" data-island="body-tabs">
-        <BodyTabs {...props} panels={tabs.map((tab, i) => <RichText key={i} document={tab.body} links={links} depth={depth} />)} />
+        <BodyTabs {...props} panels={tabs.map((tab, i) => <RichText key={i} document={tab.body} links={links} depth={depth} level={level} />)} />
       </div>
     </>
   );
@@ -302,6 +345,18 @@ function ContentImage({ src, alt, title }: { src: string; alt: string; title?: s
   const safe = safeHref(src, { images: true });
   if (safe === undefined) return null;
   return <figure className="content-image"><img src={safe} alt={alt} loading="lazy" />{title ? <figcaption>{title}</figcaption> : null}</figure>;
+}
+
+/** '3 highlighted lines: 1, 3 to 4', said with the code's name. */
+function highlightLabel(lines: number[]): string {
+  const ranges: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    let j = i;
+    while (j + 1 < lines.length && (lines[j + 1] as number) === (lines[j] as number) + 1) j++;
+    ranges.push(j === i ? String(lines[i]) : `${lines[i]} to ${lines[j]}`);
+    i = j;
+  }
+  return `highlighted line${lines.length === 1 ? '' : 's'} ${ranges.join(', ')}`;
 }
 
 function calloutLabel(appearance: string): string {
