@@ -18,7 +18,8 @@ import { classifyUrl, quoteUrl } from './urls.ts';
 import { DIRECTIVE_ADMONITIONS, GITHUB_ALERTS, mkdocsAdmonitionsWithShifts, titleOf } from './markdown/admonitions.ts';
 import { SLOT_TAG, hasHtml, isHtmlTag, isVoid, openTags, sanitiseHtml, tagOf, type HtmlPart } from './markdown/html.ts';
 import type { Root as HastRoot } from 'hast';
-import { lookupIcon, nearestIcons } from './markdown/icons.ts';
+import { abbreviationPattern, splitAbbreviations, takeAbbreviations } from './markdown/abbreviations.ts';
+import { lookupIcon, lookupMdiIcon, nearestIcons, nearestMdiIcons } from './markdown/icons.ts';
 import { didYouMean, quotedList } from './suggest.ts';
 
 const parser = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm).use(remarkDirective);
@@ -66,9 +67,11 @@ export function splitFrontMatter(source: string): { frontMatter: { text: string;
 }
 
 export function parseMarkdown(source: string, options: ParseOptions): ParsedMarkdown {
-  const { text, shifts } = mkdocsAdmonitionsWithShifts(source);
+  const abbreviations = takeAbbreviations(source);
+  const { text, shifts } = mkdocsAdmonitionsWithShifts(abbreviations.text);
   const tree = parser.parse(text) as Root;
   const state = new Converter(options, shifts);
+  state.abbreviations = abbreviations.titles;
   let frontMatter: ParsedMarkdown['frontMatter'] = null;
   const first = tree.children[0];
   if (first?.type === 'yaml') {
@@ -140,6 +143,36 @@ class Converter {
   /** Footnotes in the order they are first referred to, and how often each was. */
   private footnoteOrder: string[] = [];
   private footnoteRefs = new Map<string, number>();
+  /** `*[HTML]: …` definitions of the body, shown as <abbr> in prose (not in headings, labels or links, whose text makes ids). */
+  private abbrTitles = new Map<string, string>();
+  private abbrPattern: RegExp | undefined;
+  private inProse = false;
+
+  set abbreviations(titles: Map<string, string>) {
+    this.abbrTitles = titles;
+    this.abbrPattern = abbreviationPattern(titles);
+  }
+
+  private prose<T>(run: () => T, on = true): T {
+    const was = this.inProse;
+    this.inProse = on && this.abbrPattern !== undefined;
+    try {
+      return run();
+    } finally {
+      this.inProse = was;
+    }
+  }
+
+  /** Text with each abbreviation as an inline `<abbr title>` (the existing HTML entry, so search and rendering know it). */
+  private abbreviated(value: string, marks: string[]): (Inline | Text)[] {
+    return splitAbbreviations(value, this.abbrPattern as RegExp).map((part) => {
+      if (!part.abbr) return text(part.text, marks);
+      const slot = doc([block(BLOCKS.PARAGRAPH, [text(part.text, marks)])]);
+      const tree: HastRoot = { type: 'root', children: [{ type: 'element', tagName: 'abbr', properties: { title: this.abbrTitles.get(part.text) ?? '' },
+        children: [{ type: 'element', tagName: SLOT_TAG, properties: { dataSlot: '0' }, children: [] }] }] };
+      return this.embedInline(this.define({ type: 'html', tree, slots: [slot], inline: true }));
+    });
+  }
 
   /** `shifts`: characters taken off the start of lines (0-based) before parsing, added back to columns. */
   constructor(private readonly options: ParseOptions, private readonly shifts = new Map<number, number>()) {}
@@ -285,7 +318,7 @@ class Converter {
           const def = this.definitions.get(only.identifier);
           return [this.image(only, def?.url, only.alt ?? '', def?.title)];
         }
-        const inlines = this.inlines(node.children, []);
+        const inlines = this.prose(() => this.inlines(node.children, []));
         return inlines.length > 0 ? [block(BLOCKS.PARAGRAPH, inlines)] : [];
       }
       case 'heading':
@@ -365,7 +398,7 @@ class Converter {
     const align = node.align ?? [];
     return block(BLOCKS.TABLE, node.children.map((row, r) =>
       block(BLOCKS.TABLE_ROW, row.children.map((cell, c) =>
-        block(r === 0 ? BLOCKS.TABLE_HEADER_CELL : BLOCKS.TABLE_CELL, [block(BLOCKS.PARAGRAPH, this.inlines(cell.children, []))],
+        block(r === 0 ? BLOCKS.TABLE_HEADER_CELL : BLOCKS.TABLE_CELL, [block(BLOCKS.PARAGRAPH, this.prose(() => this.inlines(cell.children, [])))],
           align[c] ? { align: align[c] } : {})))));
   }
 
@@ -562,7 +595,7 @@ class Converter {
         if (node.value.includes('[^')) {
           for (const m of node.value.matchAll(/\[\^([^\]\s]+)\]/g)) this.issue(node, `footnote [^${m[1]}] has no definition ([^${m[1]}]: text)`);
         }
-        return [text(node.value, marks)];
+        return this.inProse ? this.abbreviated(node.value, marks) : [text(node.value, marks)];
       case 'emphasis':
         return this.inlines(node.children, [...marks, MARKS.ITALIC]);
       case 'strong':
@@ -575,11 +608,11 @@ class Converter {
         return [text('\n', marks)];
       case 'link':
         // The line lets the import name where an unsafe link is (checkDocument).
-        return [this.link(node.url, node.position?.start.line, this.inlines(node.children, marks), node.position?.start.column)];
+        return [this.link(node.url, node.position?.start.line, this.prose(() => this.inlines(node.children, marks), false), node.position?.start.column)];
       case 'linkReference': {
         const def = this.definitions.get(node.identifier);
         if (!def) return [text(`[${node.label ?? node.identifier}]`, marks), ...this.inlines(node.children, marks)];
-        return [this.link(def.url, node.position?.start.line, this.inlines(node.children, marks), node.position?.start.column)];
+        return [this.link(def.url, node.position?.start.line, this.prose(() => this.inlines(node.children, marks), false), node.position?.start.column)];
       }
       case 'image': {
         const id = this.imageEntry(node, node.url, node.alt ?? '', node.title);
@@ -615,6 +648,23 @@ class Converter {
     return { nodeType: INLINES.HYPERLINK, data: { uri, line, ...(column === undefined ? {} : { column }) }, content } as Inline;
   }
 
+  /** `:icon{set="mdi" key="…"}`: an icon of another set than Lucide (only Material Design Icons so far). */
+  private setIcon(node: TextDirective, set: string, key: string): (Inline | Text)[] {
+    if (set !== 'mdi') {
+      this.issue(node, `unknown icon set "${set}"`, false, 'set="mdi" (Material Design Icons, pictogrammers.com/library/mdi) or no set for Lucide');
+      return [];
+    }
+    const icon = key ? lookupMdiIcon(key) : undefined;
+    if (!icon) {
+      const near = key ? nearestMdiIcons(key) : [];
+      const any = 'any Material Design Icons name works: pictogrammers.com/library/mdi';
+      if (key) this.issue(node, `unknown icon "${key}" in set "mdi"`, false, near.length > 0 ? `did you mean ${quotedList(near)}? (${any})` : any);
+      else this.issue(node, 'icon needs a key, e.g. :icon{set="mdi" key="github"}', false, any);
+      return [];
+    }
+    return [this.embedInline(this.define({ type: 'icon', iconKey: key, nodes: icon.nodes, set: 'mdi' }))];
+  }
+
   private textDirective(node: TextDirective, marks: string[]): (Inline | Text)[] {
     const attrs = node.attributes ?? {};
     const line = node.position?.start.line;
@@ -632,6 +682,7 @@ class Converter {
       }
       case 'icon': {
         const key = attrs.key ?? attrs.name ?? '';
+        if (attrs.set !== undefined) return this.setIcon(node, attrs.set ?? '', key);
         const icon = key ? lookupIcon(key) : undefined;
         if (!icon) {
           const near = key ? nearestIcons(key) : [];

@@ -18,7 +18,8 @@ export type EmbeddedEntry =
   | { type: 'codeBlock'; code: string; language?: string; title?: string }
   | { type: 'kbImage'; image: { url: string }; altText: string; title?: string; line?: number; column?: number }
   | { type: 'anchor'; id: string }
-  | { type: 'icon'; iconKey: string; nodes?: IconNodes }
+  /** `set: 'mdi'`: a Material Design icon, drawn filled; otherwise Lucide's stroked drawing. */
+  | { type: 'icon'; iconKey: string; nodes?: IconNodes; set?: 'mdi' }
   /** Raw HTML after the allowlist sanitiser; slots hold the Markdown written between its tags. */
   | { type: 'html'; tree: HastRoot; slots: Document[]; inline?: boolean; lines?: number[] }
   /** The `ref`th reference to footnote `n`. */
