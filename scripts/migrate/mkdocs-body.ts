@@ -19,7 +19,8 @@ const DEFINITION = /^([ \t]*):[ \t]{1,3}(\S.*)$/;
 const MARKDOWN_DIV = /^([ \t]*)<div\b([^>]*)\bmarkdown\b[^>]*>[ \t]*$/;
 const DIV_OPEN = /<div\b/gi;
 const DIV_CLOSE = /<\/div\s*>/gi;
-const ATTR_TOKEN = String.raw`(?:[#.][\w-]+|[\w-]+=(?:"[^"]*"|'[^']*'|[^\s}"']+))`;
+// `.class`, `#id`, `key=value`, and the bare `data-…` names Material reads (`{ data-search-exclude }`).
+const ATTR_TOKEN = String.raw`(?:[#.][\w-]+|[\w-]+=(?:"[^"]*"|'[^']*'|[^\s}"']+)|data-[\w-]+)`;
 const ATTR_LIST = new RegExp(String.raw`\{:?[ \t]*(${ATTR_TOKEN}(?:[ \t]+${ATTR_TOKEN})*)[ \t]*:?\}`, 'g');
 const HEADING = new RegExp(String.raw`^([ \t]*(#{1,6})[ \t]+.*?)[ \t]*\{:?[ \t]*(${ATTR_TOKEN}(?:[ \t]+${ATTR_TOKEN})*)[ \t]*:?\}[ \t]*$`);
 const CODE_SPAN = /``[^\n]*?``|`[^`\n]*`/g;

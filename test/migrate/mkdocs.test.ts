@@ -109,6 +109,11 @@ t.test('mkdocs-material: every construct in Signpost\'s syntax, the tree checks 
   t.match(referenceHtml, '<h2 id="station-options">Station options</h2>');
   t.match(referenceHtml, /<li><p>Pick a station.<\/p><div class="callout callout-tip"/, 'the admonition is inside the list item');
   t.match(referenceHtml, /<svg class="icon content-icon"[^>]*aria-label="heart" fill="currentColor">/, 'a Material icon, drawn');
+  if (rendersCards) {
+    const homeHtml = render(home);
+    t.match(homeHtml, 'Set up in five minutes', 'the cards render');
+    t.notMatch(homeHtml, /:::|<div class="grid|md-button/);
+  }
 });
 
 t.test('admonitions: types, nesting and indentation', async (t) => {
@@ -133,6 +138,7 @@ t.test('attribute lists and heading ids', async (t) => {
     'line 5: heading id #9lives — not one Signpost takes (a letter first, then letters, digits, - _ . :); the heading\'s own id is used',
     'line 9: attribute list { target=_blank } — styling left out',
   ]);
+  t.same(body('## Secret { data-search-exclude }').out, '## Secret');
   t.same(body('Inline `{ .md-button }` code and ``{ #x }``').out, 'Inline `{ .md-button }` code and ``{ #x }``', 'code spans are left alone');
 });
 
