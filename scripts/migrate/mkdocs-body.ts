@@ -229,7 +229,9 @@ export class MkDocsBody {
       for (let n = termStart; n <= termEnd; n++) {
         const term = out[n] as Line;
         const text = term.text.trim();
-        if (!/^(\*\*|__).*(\*\*|__)$/.test(text)) out[n] = { ...term, text: `${' '.repeat(indent)}**${text}**` };
+        // Several terms of one definition: a line each, as MkDocs shows them.
+        const end = n < termEnd ? '\\' : '';
+        out[n] = { ...term, text: `${' '.repeat(indent)}${/^(\*\*|__).*(\*\*|__)$/.test(text) ? text : `**${text}**`}${end}` };
       }
       this.once('def_list', (out[termStart] as Line).at, 'definition list — each term is a bold line with its definition below it');
     }

@@ -54,12 +54,15 @@ export async function readMkDocs(src: string): Promise<SourceSite> {
   });
   for (const doc of docs) {
     const file = label(doc.path);
-    const problem = (at: number, message: string) => note(notes, file, `line ${at}: ${message}`);
+    const found: { at: number; message: string }[] = [];
+    const problem = (at: number, message: string) => found.push({ at, message });
     const lines = snippets.expand(doc.body.split('\n').map((text, i) => ({ text, at: doc.bodyLine + i })), problem);
     const appended = snippets.appended(lines.map((l) => l.text).join('\n'), (message) => note(notes, file, message));
     const end = doc.bodyLine + doc.body.split('\n').length;
     if (appended.length > 0) lines.push({ text: '', at: end }, ...appended.map((text) => ({ text, at: end })));
     doc.body = new MkDocsBody(problem).convert(lines).map((l) => l.text).join('\n');
+    // Snippets are read first, the rest after: the page's notes in the order of its lines.
+    for (const { at, message } of found.sort((a, b) => a.at - b.at)) note(notes, file, `line ${at}: ${message}`);
   }
   const toNav = (items: unknown[]): NavItem[] => items.flatMap((item): NavItem[] => {
     if (typeof item === 'string') return /^[a-z]+:/i.test(item) ? [{ kind: 'link', label: item, href: item }] : [{ kind: 'doc', path: item }];

@@ -83,9 +83,9 @@ t.test('mkdocs-material: every construct in Signpost\'s syntax, the tree checks 
     'line 33: code annotations ({ .annotate }) — the markers and their list are kept as text',
   ]);
   t.same(notes('docs/guide/setup.md'), [
-    'line 56: snippet include "missing.md" — the file was not found in ., includes; left out',
     'line 13: admonition type "question" — shown as a note titled "Why ten minutes?"',
     'line 19: admonition type "example" — shown as a note titled "Example"',
+    'line 56: snippet include "missing.md" — the file was not found in ., includes; left out',
   ]);
   t.same(notes('docs/index.md'), [
     'line 5: button link ({ .md-button }) — kept as a plain link',
@@ -129,6 +129,13 @@ t.test('tabs: groups, ===! starting a new one, labels', async (t) => {
   t.same(body('=== "A"\n    a\n=== "B"\n    b\n===! "C"\n    c').out,
     '::::tabs\n:::tab[A]\na\n:::\n:::tab[B]\nb\n:::\n::::\n\n::::tabs\n:::tab[C]\nc\n:::\n::::');
   t.same(body('=== ":material-apple: macOS"\n    x').out, '::::tabs\n:::tab[macOS]\nx\n:::\n::::', 'an icon in a label goes (labels are text)');
+});
+
+t.test('definition lists: several terms of one definition keep a line each', async (t) => {
+  const { out, notes } = body('Term one\nTerm two\n:   Shared definition.\n    Lazy line.\n\nAfter.');
+  t.same(out, '**Term one**\\\n**Term two**\n\nShared definition.\nLazy line.\n\nAfter.');
+  t.same(notes, ['line 1: definition list — each term is a bold line with its definition below it']);
+  t.same(body(': alone').out, ': alone', 'without a term it is text');
 });
 
 t.test('attribute lists and heading ids', async (t) => {
