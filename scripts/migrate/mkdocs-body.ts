@@ -3,8 +3,8 @@
  * admonitions (`!!!`, collapsible `???`/`???+`, `inline`/`inline end`) as `:::note[Title]{…}`,
  * content tabs (`=== "Label"`) as `::::tabs`, definition lists as a bold term over its definition,
  * grid cards (`<div class="grid cards" markdown>` and a list) as `::::cards`, other `markdown` divs
- * unwrapped; in each line, icon shortcodes as `:icon{…}` and attribute lists as heading ids and
- * anchors (styling left out). Code is never looked into. Whatever does not come across is noted.
+ * unwrapped; in each line, icon shortcodes as `:icon{…}`, attribute lists as heading ids and
+ * anchors (styling left out), `++ctrl+c++` keys as `<kbd>` and `==marked==` text as `<mark>`. Code is never looked into. Whatever does not come across is noted.
  */
 import { lookupIcon } from '../../server/content/markdown/icons.ts';
 import { ICON_SHORTCODE, mapIcon } from './mkdocs-icons.ts';
@@ -78,6 +78,12 @@ function trimBlank(lines: Line[]): Line[] {
   while (s < e && blank(lines[s])) s++;
   while (e > s && blank(lines[e - 1])) e--;
   return lines.slice(s, e);
+}
+
+/** `ctrl` → `Ctrl`, `page-up` → `Page Up`, as pymdownx.keys shows them. */
+const KEY_NAMES: Record<string, string> = { cmd: 'Cmd', command: 'Cmd', ctrl: 'Ctrl', control: 'Ctrl', esc: 'Esc', escape: 'Esc', del: 'Del', delete: 'Del', opt: 'Option', option: 'Option', win: 'Win', windows: 'Win' };
+function keyName(key: string): string {
+  return KEY_NAMES[key.toLowerCase()] ?? key.split('-').map((w) => w.length === 1 ? w.toUpperCase() : capitalise(w)).join(' ');
 }
 
 const escapeLabel = (s: string) => s.replace(/([\\[\]])/g, '\\$1');
@@ -361,7 +367,10 @@ export class MkDocsBody {
       else if (!/:[a-z][\w-]*:$/.test(prior)) this.once('attr_list', at, `attribute list ${all} — styling left out`);
       return '';
     });
-    return bare.replace(ICON_SHORTCODE, (_, set: string, name: string) => {
+    // pymdownx.keys and pymdownx.mark: the HTML they make, which bodies take as it is.
+    const keyed = bare.replace(/\+\+([\w-]+(?:\+[\w-]+)*)\+\+/g, (_, keys: string) => keys.split('+').map((k) => `<kbd>${keyName(k)}</kbd>`).join('+'))
+      .replace(/(^|[^=])==(?=\S)([^=\n]*?\S)==(?!=)/g, '$1<mark>$2</mark>');
+    return keyed.replace(ICON_SHORTCODE, (_, set: string, name: string) => {
       const mapped = mapIcon(set, name);
       if ('directive' in mapped) return mapped.directive;
       this.once(`icon:${mapped.missing}`, at, `icon ${mapped.missing} — no equivalent icon in Signpost's icon sets; left out`);

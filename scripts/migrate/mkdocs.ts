@@ -11,7 +11,7 @@ import { Snippets } from './mkdocs-snippets.ts';
 const CONVERTED_EXTENSIONS = new Set([
   'admonition', 'pymdownx.details', 'pymdownx.superfences', 'pymdownx.tabbed', 'attr_list', 'def_list', 'md_in_html', 'abbr',
   'pymdownx.snippets', 'pymdownx.emoji', 'footnotes', 'tables', 'toc', 'meta', 'pymdownx.highlight', 'pymdownx.inlinehilite',
-  'pymdownx.tasklist', 'pymdownx.tilde', 'pymdownx.magiclink', 'pymdownx.betterem', 'pymdownx.saneheaders', 'sane_lists', 'smarty',
+  'pymdownx.keys', 'pymdownx.mark', 'pymdownx.tasklist', 'pymdownx.tilde', 'pymdownx.magiclink', 'pymdownx.betterem', 'pymdownx.saneheaders', 'sane_lists', 'smarty',
 ]);
 
 /** `markdown_extensions:` as a name → options map (an entry is a name, or a one-key map of a name to its options). */

@@ -60,10 +60,11 @@ t.test('mkdocs-material: every construct in Signpost\'s syntax, the tree checks 
   t.match(reference, '**`station_id`**\n\nThe NOAA id of the station.\n\n:::warning\nIds of retired stations are refused.\n:::\n\n**`interval`**\n\nMinutes between readings, in UTC.\nDefaults to 10.',
     'a definition list: the term in bold, the definition and the admonition in it under it');
   t.match(reference, '**`gps`**\n\nWhere the gauge is, as GPS coordinates.\n\nMay be left empty for a floating gauge.', 'a second definition of a term');
-  t.match(reference, '- Pick a station.\n\n    :::tip[Tip]\n    Pick the one nearest your berth.\n    :::\n\n- Set the interval.', 'an admonition inside a list item stays in it');
+  t.match(reference, '- Pick a station.\n\n    :::tip[Tip]\n    Pick the one nearest your berth.\n    :::\n\n- Set the interval, then', 'an admonition inside a list item stays in it');
   t.match(reference, ':icon{set="mdi" key="github"} Source', 'an Octicon with a Material twin');
   t.match(reference, 'Made with :icon{set="mdi" key="heart"} in the harbour.', 'its attribute list dropped');
   t.match(reference, '*[GPS]: Global Positioning System');
+  t.match(reference, '- Set the interval, then press <kbd>Ctrl</kbd>+<kbd>S</kbd> to <mark>save it</mark>.', 'keys and marked text as HTML bodies take');
 
   const home = await read('topics/tidewell/index.md');
   t.match(home, 'from NOAA data. :icon{set="mdi" key="waves"} Start');
@@ -91,7 +92,7 @@ t.test('mkdocs-material: every construct in Signpost\'s syntax, the tree checks 
     'line 5: button link ({ .md-button }) — kept as a plain link',
     'line 34: image attributes { width="300" loading=lazy } — size and alignment left out',
   ]);
-  t.match(notes('mkdocs.yml'), ['theme: not carried over (Signpost has its own theme and Markdown)', 'markdown_extensions: pymdownx.keys not carried over (their syntax is kept as written)']);
+  t.match(notes('mkdocs.yml'), ['theme: not carried over (Signpost has its own theme and Markdown)', 'markdown_extensions: pymdownx.critic not carried over (their syntax is kept as written)']);
 
   // What the reader sees: the bodies as the server renders them.
   const render = (source: string) => {
@@ -107,6 +108,7 @@ t.test('mkdocs-material: every construct in Signpost\'s syntax, the tree checks 
   t.match(setupHtml, '<abbr title="Coordinated Universal Time">UTC</abbr>');
   const referenceHtml = render(reference);
   t.match(referenceHtml, '<h2 id="station-options">Station options</h2>');
+  t.match(referenceHtml, 'press <kbd>Ctrl</kbd>+<kbd>S</kbd> to <mark>save it</mark>.');
   t.match(referenceHtml, /<li><p>Pick a station.<\/p><div class="callout callout-tip"/, 'the admonition is inside the list item');
   t.match(referenceHtml, /<svg class="icon content-icon"[^>]*aria-label="heart" fill="currentColor">/, 'a Material icon, drawn');
   if (rendersCards) {
@@ -146,6 +148,7 @@ t.test('attribute lists and heading ids', async (t) => {
     'line 9: attribute list { target=_blank } — styling left out',
   ]);
   t.same(body('## Secret { data-search-exclude }').out, '## Secret');
+  t.same(body('++page-up++ ++cmd+shift+p++ a == b, ==x== ===').out, '<kbd>Page Up</kbd> <kbd>Cmd</kbd>+<kbd>Shift</kbd>+<kbd>P</kbd> a == b, <mark>x</mark> ===');
   t.same(body('Inline `{ .md-button }` code and ``{ #x }``').out, 'Inline `{ .md-button }` code and ``{ #x }``', 'code spans are left alone');
 });
 
