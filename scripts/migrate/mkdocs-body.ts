@@ -17,6 +17,7 @@ const ADMONITION = /^([ \t]*)(!!!|\?\?\?\+?)[ \t]+([A-Za-z][\w-]*)((?:[ \t]+[A-Z
 const TAB = /^([ \t]*)===([!+]?)[ \t]+"(.*)"[ \t]*$/;
 const DEFINITION = /^([ \t]*):[ \t]{1,3}(\S.*)$/;
 const MARKDOWN_DIV = /^([ \t]*)<div\b([^>]*)\bmarkdown\b[^>]*>[ \t]*$/;
+const MARKDOWN_FIGURE = /^([ \t]*)<figure\b[^>]*\bmarkdown\b[^>]*>[ \t]*$/;
 const DIV_OPEN = /<div\b/gi;
 const DIV_CLOSE = /<\/div\s*>/gi;
 // `.class`, `#id`, `key=value`, and the bare `data-…` names Material reads (`{ data-search-exclude }`).
@@ -133,6 +134,13 @@ export class MkDocsBody {
         if (next !== undefined) {
           i = next;
           definitionEnd = out.length;
+          continue;
+        }
+      }
+      if ((m = MARKDOWN_FIGURE.exec(line.text))) {
+        const next = this.figure(lines, i, m, out);
+        if (next !== undefined) {
+          i = next;
           continue;
         }
       }
@@ -267,6 +275,26 @@ export class MkDocsBody {
       this.once(`div:${classes.join('.')}`, at, `<div${classes.length > 0 ? ` class="${classes.join(' ')}"` : ''} markdown> — its content kept, the wrapper left out`);
       out.push(...indentAll(this.convert(inner), prefix));
     }
+    return close;
+  }
+
+  /**
+   * `<figure markdown>` holding an image and a `<figcaption>`: the image with the caption as its title,
+   * which Signpost shows as its caption. Undefined (left to the HTML check) for any other figure.
+   */
+  private figure(lines: Line[], i: number, m: RegExpExecArray, out: Line[]): number | undefined {
+    const close = lines.findIndex((l, k) => k > i && /<\/figure\s*>/i.test(l.text));
+    if (close < 0 || !/^\s*<\/figure\s*>\s*$/.test((lines[close] as Line).text)) return undefined;
+    const inner = lines.slice(i + 1, close).map((l) => l.text).join('\n');
+    const caption = /<figcaption>([\s\S]*?)<\/figcaption>/i.exec(inner);
+    const rest = inner.replace(caption?.[0] ?? '', '').trim();
+    const image = /^!\[([^\]]*)\]\(\s*([^)\s]+)(?:\s+"[^"]*")?\s*\)(?:\{[^}]*\})?$/.exec(rest);
+    if (!image) return undefined;
+    const at = (lines[i] as Line).at;
+    if (/\{[^}]*\}$/.test(rest)) this.once('image-attrs', at, `image attributes ${/\{[^}]*\}$/.exec(rest)?.[0]} — size and alignment left out`);
+    const title = caption?.[1]?.replace(/\s+/g, ' ').trim().replace(/"/g, '\\"');
+    if (out.length > 0 && !blank(out[out.length - 1])) out.push({ text: '', at });
+    out.push({ text: `${' '.repeat(indentOf(m[1] as string))}![${image[1]}](${image[2]}${title ? ` "${title}"` : ''})`, at });
     return close;
   }
 

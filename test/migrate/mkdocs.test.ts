@@ -75,6 +75,7 @@ t.test('mkdocs-material: every construct in Signpost\'s syntax, the tree checks 
     'Read the licence on the :icon{set="mdi" key="github"} repository.', ':::', ':::card{title="Any harbour"}', 'Stations in UTC, worldwide.', ':::', '::::',
   ].join('\n'), 'a grid of cards: bold first line the title, the rule under it dropped, the icon at the top');
   t.match(home, '![Harbour at dawn](img/harbour.png)\n', 'image attributes dropped');
+  t.match(home, '![The tide gauge](img/harbour.png "The gauge at \\"Pier 4\\"")', 'a figure: its caption is the image\'s title, which Signpost shows as the caption');
   t.notMatch(home, /<div|md-button|\{ \./);
 
   t.same(notes('docs/guide/reference.md'), [
@@ -114,6 +115,7 @@ t.test('mkdocs-material: every construct in Signpost\'s syntax, the tree checks 
   if (rendersCards) {
     const homeHtml = render(home);
     t.match(homeHtml, 'Set up in five minutes', 'the cards render');
+    t.match(homeHtml, '<figcaption>The gauge at &quot;Pier 4&quot;</figcaption>');
     t.notMatch(homeHtml, /:::|<div class="grid|md-button/);
   }
 });
