@@ -71,13 +71,13 @@ export function parseMarkdown(source: string, options: ParseOptions): ParsedMark
   const { text, shifts } = mkdocsAdmonitionsWithShifts(abbreviations.text);
   const tree = parser.parse(text) as Root;
   const state = new Converter(options, shifts);
-  state.abbreviations = abbreviations.titles;
   let frontMatter: ParsedMarkdown['frontMatter'] = null;
   const first = tree.children[0];
   if (first?.type === 'yaml') {
     frontMatter = { text: first.value, line: 2 };
     tree.children.shift();
   }
+  state.abbreviations = abbreviations.titles;
   state.collect(tree);
   const blocks: Block[] = state.blocks(tree.children, true);
   const footnotes = state.footnotes();
@@ -146,24 +146,22 @@ class Converter {
   /** `*[HTML]: …` definitions of the body, shown as <abbr> in prose (not in headings, labels or links, whose text makes ids). */
   private abbrTitles = new Map<string, string>();
   private abbrPattern: RegExp | undefined;
-  private inProse = false;
 
   set abbreviations(titles: Map<string, string>) {
     this.abbrTitles = titles;
     this.abbrPattern = abbreviationPattern(titles);
   }
 
-  private prose<T>(run: () => T, on = true): T {
-    const was = this.inProse;
-    this.inProse = on && this.abbrPattern !== undefined;
-    try {
-      return run();
-    } finally {
-      this.inProse = was;
-    }
+  /** A paragraph's or cell's inlines with each abbreviation in their text (not in code or link text) as an inline `<abbr title>`. */
+  private abbreviate(nodes: (Inline | Text)[]): (Inline | Text)[] {
+    if (!this.abbrPattern) return nodes;
+    return nodes.flatMap((node) => {
+      if (node.nodeType !== 'text' || node.marks.some((m) => m.type === MARKS.CODE)) return [node];
+      return this.abbreviated(node.value, node.marks.map((m) => m.type));
+    });
   }
 
-  /** Text with each abbreviation as an inline `<abbr title>` (the existing HTML entry, so search and rendering know it). */
+  /** Text with each abbreviation as the existing inline HTML entry, so search and rendering know it. */
   private abbreviated(value: string, marks: string[]): (Inline | Text)[] {
     return splitAbbreviations(value, this.abbrPattern as RegExp).map((part) => {
       if (!part.abbr) return text(part.text, marks);
@@ -318,7 +316,7 @@ class Converter {
           const def = this.definitions.get(only.identifier);
           return [this.image(only, def?.url, only.alt ?? '', def?.title)];
         }
-        const inlines = this.prose(() => this.inlines(node.children, []));
+        const inlines = this.abbreviate(this.inlines(node.children, []));
         return inlines.length > 0 ? [block(BLOCKS.PARAGRAPH, inlines)] : [];
       }
       case 'heading':
@@ -398,7 +396,7 @@ class Converter {
     const align = node.align ?? [];
     return block(BLOCKS.TABLE, node.children.map((row, r) =>
       block(BLOCKS.TABLE_ROW, row.children.map((cell, c) =>
-        block(r === 0 ? BLOCKS.TABLE_HEADER_CELL : BLOCKS.TABLE_CELL, [block(BLOCKS.PARAGRAPH, this.prose(() => this.inlines(cell.children, [])))],
+        block(r === 0 ? BLOCKS.TABLE_HEADER_CELL : BLOCKS.TABLE_CELL, [block(BLOCKS.PARAGRAPH, this.abbreviate(this.inlines(cell.children, [])))],
           align[c] ? { align: align[c] } : {})))));
   }
 
@@ -595,7 +593,7 @@ class Converter {
         if (node.value.includes('[^')) {
           for (const m of node.value.matchAll(/\[\^([^\]\s]+)\]/g)) this.issue(node, `footnote [^${m[1]}] has no definition ([^${m[1]}]: text)`);
         }
-        return this.inProse ? this.abbreviated(node.value, marks) : [text(node.value, marks)];
+        return [text(node.value, marks)];
       case 'emphasis':
         return this.inlines(node.children, [...marks, MARKS.ITALIC]);
       case 'strong':
@@ -608,11 +606,11 @@ class Converter {
         return [text('\n', marks)];
       case 'link':
         // The line lets the import name where an unsafe link is (checkDocument).
-        return [this.link(node.url, node.position?.start.line, this.prose(() => this.inlines(node.children, marks), false), node.position?.start.column)];
+        return [this.link(node.url, node.position?.start.line, this.inlines(node.children, marks), node.position?.start.column)];
       case 'linkReference': {
         const def = this.definitions.get(node.identifier);
         if (!def) return [text(`[${node.label ?? node.identifier}]`, marks), ...this.inlines(node.children, marks)];
-        return [this.link(def.url, node.position?.start.line, this.prose(() => this.inlines(node.children, marks), false), node.position?.start.column)];
+        return [this.link(def.url, node.position?.start.line, this.inlines(node.children, marks), node.position?.start.column)];
       }
       case 'image': {
         const id = this.imageEntry(node, node.url, node.alt ?? '', node.title);

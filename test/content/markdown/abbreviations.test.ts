@@ -23,6 +23,7 @@ t.test('*[ABBR]: title lines define abbreviations shown as <abbr title> in prose
   t.match(html, '<h2 id="serving-html">Serving HTML</h2>', 'not in headings, whose text makes the anchor');
   t.match(html, '>HTML docs</a>', 'not inside link text');
   t.match(html, 'HTML in code\n*[CODE]: not a definition', 'code is left alone');
+  t.notMatch(render('Inline `HTML` code.\n\n*[HTML]: x').html, '<abbr', 'inline code too');
   t.notMatch(html, '*[HTML]', 'the definition lines are not shown');
   t.match(plainText(parsed.document, parsed.embedded), 'Write HTML or HTML5; XHTML and HTMLish are other words.', 'search reads the words');
 });
