@@ -40,6 +40,14 @@ export function convertMkDocsPages(src: string, config: Record<string, unknown>,
     bases: (list(snippetConfig.base_path).length > 0 ? list(snippetConfig.base_path) : ['.']).map((b) => resolve(src, b)),
     autoAppend: list(snippetConfig.auto_append), root: src,
   });
+  // A file appended to every page that sits in the docs folder is not a page of its own.
+  const appendedFiles = new Set(snippets.appendedFiles());
+  for (let i = docs.length - 1; i >= 0; i--) {
+    const doc = docs[i] as SourceDoc;
+    if (!appendedFiles.has(resolve(src, label(doc.path)))) continue;
+    note(notes, label(doc.path), 'snippet appended to every page (auto_append) — pasted into the pages that use it, not a page of its own');
+    docs.splice(i, 1);
+  }
   for (const doc of docs) {
     const file = label(doc.path);
     const found: { at: number; message: string }[] = [];

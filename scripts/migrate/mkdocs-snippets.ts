@@ -52,6 +52,11 @@ export class Snippets {
 
   constructor(private readonly options: SnippetOptions) {}
 
+  /** Where the `auto_append` files are (those found). */
+  appendedFiles(): string[] {
+    return this.options.autoAppend.map((name) => this.find(name)).filter((p): p is string => p !== undefined);
+  }
+
   private find(file: string): string | undefined {
     for (const base of this.options.bases) {
       const path = join(base, file);

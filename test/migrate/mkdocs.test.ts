@@ -185,3 +185,17 @@ t.test('snippets: line ranges, sections, the block form, and includes of include
     '2: snippet include "a.md:nope" — the file has no section "nope"; left out',
   ]);
 });
+
+t.test('an auto_append file inside the docs folder is pasted into the pages, not made a page', async (t) => {
+  const src = await mkdtemp(join(tmpdir(), 'signpost-append-src-'));
+  const out = await mkdtemp(join(tmpdir(), 'signpost-append-out-'));
+  t.teardown(() => Promise.all([rm(src, { recursive: true, force: true }), rm(out, { recursive: true, force: true })]));
+  await mkdir(join(src, 'docs/includes'), { recursive: true });
+  await writeFile(join(src, 'mkdocs.yml'), 'site_name: Kelp\nmarkdown_extensions:\n  - pymdownx.snippets:\n      auto_append: [docs/includes/abbr.md]\n');
+  await writeFile(join(src, 'docs/index.md'), '# Home\n\nUse HTML.\n');
+  await writeFile(join(src, 'docs/includes/abbr.md'), '*[HTML]: Hyper Text Markup Language\n*[CSS]: Cascading Style Sheets\n');
+  const result = await migrate('mkdocs', src, out);
+  t.notOk(result.files.some((f) => f.includes('includes')), 'no topic for the snippet');
+  t.match(await readFile(join(out, 'topics/kelp/index.md'), 'utf8'), /Use HTML\.\n\n\n\*\[HTML\]: Hyper Text Markup Language$/);
+  t.same(result.notes.get('docs/includes/abbr.md'), ['snippet appended to every page (auto_append) — pasted into the pages that use it, not a page of its own']);
+});
