@@ -1,5 +1,6 @@
 /** MkDocs (and MkDocs Material): `mkdocs.yml` (site_name, docs_dir, nav) and the docs folder. */
 import { readFile } from 'node:fs/promises';
+import { convertMkDocsPages } from './mkdocs-pages.ts';
 import { join } from 'node:path';
 import { parseDocument, isMap, isScalar } from 'yaml';
 import { folderNav, humanise, readDocs } from './docs.ts';
@@ -16,10 +17,11 @@ export async function readMkDocs(src: string): Promise<SourceSite> {
   const docs = await readDocs(docsDir, notes, label);
   const name = typeof config.site_name === 'string' ? config.site_name : 'Documentation';
   for (const key of Object.keys(config)) {
-    if (['theme', 'plugins', 'markdown_extensions', 'extra', 'extra_css', 'extra_javascript', 'hooks'].includes(key)) {
+    if (['theme', 'plugins', 'extra', 'extra_css', 'extra_javascript', 'hooks'].includes(key)) {
       note(notes, 'mkdocs.yml', `${key}: not carried over (Signpost has its own theme and Markdown)`);
     }
   }
+  convertMkDocsPages(src, config, docs, label, notes);
   const toNav = (items: unknown[]): NavItem[] => items.flatMap((item): NavItem[] => {
     if (typeof item === 'string') return /^[a-z]+:/i.test(item) ? [{ kind: 'link', label: item, href: item }] : [{ kind: 'doc', path: item }];
     if (!item || typeof item !== 'object') return [];

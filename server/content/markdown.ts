@@ -18,7 +18,8 @@ import { classifyUrl, quoteUrl } from './urls.ts';
 import { DIRECTIVE_ADMONITIONS, GITHUB_ALERTS, mkdocsAdmonitionsWithShifts, titleOf } from './markdown/admonitions.ts';
 import { SLOT_TAG, hasHtml, isHtmlTag, isVoid, openTags, sanitiseHtml, tagOf, type HtmlPart, type HtmlPosition } from './markdown/html.ts';
 import type { Root as HastRoot } from 'hast';
-import { lookupIcon, nearestIcons } from './markdown/icons.ts';
+import { abbreviationPattern, splitAbbreviations, takeAbbreviations } from './markdown/abbreviations.ts';
+import { lookupIcon, lookupMdiIcon, nearestIcons, nearestMdiIcons } from './markdown/icons.ts';
 import { didYouMean, quotedList } from './suggest.ts';
 import { attributeProblems, fileTreeItems, highlightedLines } from './markdown/directives.ts';
 import type { Card } from './rich-text.ts';
@@ -70,7 +71,8 @@ export function splitFrontMatter(source: string): { frontMatter: { text: string;
 }
 
 export function parseMarkdown(source: string, options: ParseOptions): ParsedMarkdown {
-  const { text, shifts } = mkdocsAdmonitionsWithShifts(source);
+  const abbreviations = takeAbbreviations(source);
+  const { text, shifts } = mkdocsAdmonitionsWithShifts(abbreviations.text);
   const tree = parser.parse(text) as Root;
   const state = new Converter(options, shifts, text);
   let frontMatter: ParsedMarkdown['frontMatter'] = null;
@@ -79,6 +81,7 @@ export function parseMarkdown(source: string, options: ParseOptions): ParsedMark
     frontMatter = { text: first.value, line: 2 };
     tree.children.shift();
   }
+  state.abbreviations = abbreviations.titles;
   state.collect(tree);
   const blocks: Block[] = state.blocks(tree.children, true);
   const footnotes = state.footnotes();
@@ -153,6 +156,34 @@ class Converter {
   /** Footnotes in the order they are first referred to, and how often each was. */
   private footnoteOrder: string[] = [];
   private footnoteRefs = new Map<string, number>();
+  /** `*[HTML]: …` definitions of the body, shown as <abbr> in prose (not in headings, labels or links, whose text makes ids). */
+  private abbrTitles = new Map<string, string>();
+  private abbrPattern: RegExp | undefined;
+
+  set abbreviations(titles: Map<string, string>) {
+    this.abbrTitles = titles;
+    this.abbrPattern = abbreviationPattern(titles);
+  }
+
+  /** A paragraph's or cell's inlines with each abbreviation in their text (not in code or link text) as an inline `<abbr title>`. */
+  private abbreviate(nodes: (Inline | Text)[]): (Inline | Text)[] {
+    if (!this.abbrPattern) return nodes;
+    return nodes.flatMap((node) => {
+      if (node.nodeType !== 'text' || node.marks.some((m) => m.type === MARKS.CODE)) return [node];
+      return this.abbreviated(node.value, node.marks.map((m) => m.type));
+    });
+  }
+
+  /** Text with each abbreviation as the existing inline HTML entry, so search and rendering know it. */
+  private abbreviated(value: string, marks: string[]): (Inline | Text)[] {
+    return splitAbbreviations(value, this.abbrPattern as RegExp).map((part) => {
+      if (!part.abbr) return text(part.text, marks);
+      const slot = doc([block(BLOCKS.PARAGRAPH, [text(part.text, marks)])]);
+      const tree: HastRoot = { type: 'root', children: [{ type: 'element', tagName: 'abbr', properties: { title: this.abbrTitles.get(part.text) ?? '' },
+        children: [{ type: 'element', tagName: SLOT_TAG, properties: { dataSlot: '0' }, children: [] }] }] };
+      return this.embedInline(this.define({ type: 'html', tree, slots: [slot], inline: true }));
+    });
+  }
 
   /** `shifts`: characters taken off the start of lines (0-based) before parsing, added back to columns. */
   /** Where each line of the parsed source starts (offsets), to find a piece of text's own place in it. */
@@ -330,7 +361,7 @@ class Converter {
           const def = this.definitions.get(only.identifier);
           return [this.image(only, def?.url, only.alt ?? '', def?.title)];
         }
-        const inlines = this.inlines(node.children, []);
+        const inlines = this.abbreviate(this.inlines(node.children, []));
         return inlines.length > 0 ? [block(BLOCKS.PARAGRAPH, inlines)] : [];
       }
       case 'heading':
@@ -416,7 +447,7 @@ class Converter {
     const align = node.align ?? [];
     return block(BLOCKS.TABLE, node.children.map((row, r) =>
       block(BLOCKS.TABLE_ROW, row.children.map((cell, c) =>
-        block(r === 0 ? BLOCKS.TABLE_HEADER_CELL : BLOCKS.TABLE_CELL, [block(BLOCKS.PARAGRAPH, this.inlines(cell.children, []))],
+        block(r === 0 ? BLOCKS.TABLE_HEADER_CELL : BLOCKS.TABLE_CELL, [block(BLOCKS.PARAGRAPH, this.abbreviate(this.inlines(cell.children, [])))],
           align[c] ? { align: align[c] } : {})))));
   }
 
@@ -800,6 +831,23 @@ class Converter {
     return { nodeType: INLINES.HYPERLINK, data: { uri, line, ...(column === undefined ? {} : { column }) }, content } as Inline;
   }
 
+  /** `:icon{set="mdi" key="…"}`: an icon of another set than Lucide (only Material Design Icons so far). */
+  private setIcon(node: TextDirective, set: string, key: string): (Inline | Text)[] {
+    if (set !== 'mdi') {
+      this.issue(node, `unknown icon set "${set}"`, false, 'set="mdi" (Material Design Icons, pictogrammers.com/library/mdi) or no set for Lucide');
+      return [];
+    }
+    const icon = key ? lookupMdiIcon(key) : undefined;
+    if (!icon) {
+      const near = key ? nearestMdiIcons(key) : [];
+      const any = 'any Material Design Icons name works: pictogrammers.com/library/mdi';
+      if (key) this.issue(node, `unknown icon "${key}" in set "mdi"`, false, near.length > 0 ? `did you mean ${quotedList(near)}? (${any})` : any);
+      else this.issue(node, 'icon needs a key, e.g. :icon{set="mdi" key="github"}', false, any);
+      return [];
+    }
+    return [this.embedInline(this.define({ type: 'icon', iconKey: key, nodes: icon.nodes, set: 'mdi' }))];
+  }
+
   private textDirective(node: TextDirective, marks: string[]): (Inline | Text)[] {
     const attrs = node.attributes ?? {};
     const line = node.position?.start.line;
@@ -818,6 +866,7 @@ class Converter {
       }
       case 'icon': {
         const key = attrs.key ?? attrs.name ?? '';
+        if (attrs.set !== undefined) return this.setIcon(node, attrs.set ?? '', key);
         const icon = key ? lookupIcon(key) : undefined;
         if (!icon) {
           const near = key ? nearestIcons(key) : [];

@@ -25,7 +25,8 @@ export type EmbeddedEntry =
   | { type: 'codeBlock'; code: string; language?: string; title?: string; highlight?: number[] }
   | { type: 'kbImage'; image: { url: string }; altText: string; title?: string; line?: number; column?: number }
   | { type: 'anchor'; id: string }
-  | { type: 'icon'; iconKey: string; nodes?: IconNodes }
+  /** `set: 'mdi'`: a Material Design icon, drawn filled; otherwise Lucide's stroked drawing. */
+  | { type: 'icon'; iconKey: string; nodes?: IconNodes; set?: 'mdi' }
   /** Raw HTML after the allowlist sanitiser; slots hold the Markdown written between its tags. */
   /** `lines` and `columns` (0 when unknown): where each link and image of the tree is written, in document order. */
   | { type: 'html'; tree: HastRoot; slots: Document[]; inline?: boolean; lines?: number[]; columns?: number[] }

@@ -25,11 +25,14 @@ export function IconGlyph({ name, label, size = 16 }: { name: string; label?: st
   );
 }
 
-/** An icon of the body's icon set (Lucide: 24x24, stroked), drawn from the elements stored with the body. */
-export function ContentIcon({ nodes, label, size = 16 }: { nodes: [string, Record<string, string>][]; label: string; size?: number }) {
+/**
+ * An icon of a body's icon sets (24x24), drawn from the elements stored with the body: Lucide's are
+ * stroked, Material Design Icons' (`filled`) are filled shapes.
+ */
+export function ContentIcon({ nodes, label, size = 16, filled = false }: { nodes: [string, Record<string, string>][]; label: string; size?: number; filled?: boolean }) {
+  const paint = filled ? { fill: 'currentColor' } : { fill: 'none', stroke: 'currentColor', strokeWidth: 2, strokeLinecap: 'round' as const, strokeLinejoin: 'round' as const };
   return (
-    <svg className="icon content-icon" viewBox="0 0 24 24" width={size} height={size} focusable="false" role="img" aria-label={label}
-      fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round">
+    <svg className="icon content-icon" viewBox="0 0 24 24" width={size} height={size} focusable="false" role="img" aria-label={label} {...paint}>
       {nodes.map(([tag, attrs], i) => {
         const Tag = (SVG_TAGS.has(tag) ? tag : 'path') as 'path';
         const props: Record<string, string> = {};

@@ -316,7 +316,7 @@ function Footnotes({ items, links, depth }: { items: { n: number; refs: number; 
 function EmbeddedInline({ entry, links, depth }: { entry: LinkedEntry; links: LinkList; depth: number }): ReactNode {
   switch (entry.type) {
     case 'icon':
-      return entry.nodes ? <ContentIcon nodes={entry.nodes} label={entry.iconKey} /> : <IconGlyph name={entry.iconKey} label={entry.iconKey} />;
+      return entry.nodes ? <ContentIcon nodes={entry.nodes} label={entry.iconKey} filled={entry.set === 'mdi'} /> : <IconGlyph name={entry.iconKey} label={entry.iconKey} />;
     case 'html':
       return <SanitisedHtml tree={entry.tree} slot={(i) => <RichText document={entry.slots[i] ?? EMPTY} links={links} depth={depth} inline />} />;
     case 'footnoteRef': {
