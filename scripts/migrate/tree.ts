@@ -4,12 +4,13 @@
  * a topic per document. Bodies keep the source's Markdown (admonitions as written; tab groups in Signpost's `::::tabs`); what does
  * not come across is noted per file.
  */
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join, posix, relative } from 'node:path';
-import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { stringify } from 'yaml';
 import { note, type NavItem, type SourceDoc, type SourceSite } from './model.ts';
 import { convertTabs, fenceTracker } from './tabs.ts';
+import { Assets, maskCode, rewriteLinks, type LinkScope, type LinkStats } from './links.ts';
+import { stripNumberPrefix, urlKey } from './source-urls.ts';
 
 export interface MigrateResult {
   product: string;
@@ -18,6 +19,41 @@ export interface MigrateResult {
   topicSets: number;
   topics: number;
   notes: Map<string, string[]>;
+  /** Links rewritten and kept as text, and files copied into the tree. */
+  links: LinkStats & { images: number };
+  /** Entries of redirects.yaml: one per page of the source site served elsewhere now. */
+  redirects: number;
+}
+
+/** Signpost's page languages, by the tools' locale codes. */
+function signpostLanguage(locale: string): 'ja-JP' | undefined {
+  return /^ja([-_]|$)/i.test(locale) ? 'ja-JP' : undefined;
+}
+const LANGUAGE_NAMES: Record<string, string> = { 'ja-JP': '日本語' };
+
+/** Source URL (compared as urlKey) → document path; a locale's pages with and without their prefix. */
+function urlTable(site: SourceSite, docs: SourceDoc[], locale?: string): Map<string, string> {
+  const table = new Map<string, string>();
+  for (const doc of docs) {
+    table.set(urlKey(site.urlOf(doc, locale)), doc.path);
+    if (locale) table.set(urlKey(site.urlOf(doc)), doc.path);
+  }
+  return table;
+}
+
+/** Description, date and draft, as every topic carries them; the front matter left over is noted at its line. */
+function commonFields(doc: SourceDoc, site: SourceSite, file: string, notes: Map<string, string[]>): Record<string, unknown> {
+  const fm = doc.frontMatter;
+  const fields: Record<string, unknown> = {};
+  const description = str(fm.description);
+  if (description) fields.metaDescription = description.length > 300 ? `${description.slice(0, 297)}…` : description;
+  const date = dateOf(fm.last_update) ?? dateOf(fm.lastUpdated) ?? dateOf(fm.date);
+  if (date) fields.lastPublished = date;
+  if (fm.draft === true) fields.published = false;
+  for (const key of Object.keys(fm)) {
+    if (!MAPPED.has(key) && !site.consumedKeys.includes(key)) note(notes, file, `front matter \`${key}\` not carried over`);
+  }
+  return fields;
 }
 
 /** Front matter every tool shares that becomes a Signpost field (the rest is noted). */
@@ -27,7 +63,8 @@ export function slugify(text: string): string {
   return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80);
 }
 
-export async function writeTree(site: SourceSite, out: string, sourceLabel: (docPath: string) => string): Promise<MigrateResult> {
+/** `_sourceLabel` is the site's own `label` now (kept so callers need not change). */
+export async function writeTree(site: SourceSite, out: string, _sourceLabel?: (docPath: string) => string): Promise<MigrateResult> {
   const notes = site.notes;
   const product = slugify(site.name) || 'docs';
   const files: string[] = [];
@@ -132,7 +169,7 @@ export async function writeTree(site: SourceSite, out: string, sourceLabel: (doc
   }
   if (loose.length > 0) collections.unshift({ id: unique(ids, `${product}-overview`), title: 'Overview', children: loose });
   const unlisted = site.docs.filter((d) => !used.has(d.path));
-  for (const doc of unlisted) note(notes, sourceLabel(doc.path), 'not in the navigation: listed in the collection "More pages"');
+  for (const doc of unlisted) note(notes, site.label(doc.path), 'not in the navigation: listed in the collection "More pages"');
   if (unlisted.length > 0) collections.push({ id: unique(ids, `${product}-more-pages`), title: 'More pages', children: unlisted.map(topicId) });
 
   // Slugs share one namespace per product (/{product}/docs/{slug}): collections and topic sets first.
@@ -142,32 +179,91 @@ export async function writeTree(site: SourceSite, out: string, sourceLabel: (doc
   for (const s of topicSets) {
     await write(`topic-sets/${s.id}.md`, `---\n${yaml({ id: s.id, title: s.title, slug: unique(slugs, slugify(s.title)), context: product, topics: s.topics })}---\n`);
   }
+  // Each page's topic file, known before any body is written so that links between pages can follow them.
+  const topicPath = (prefix: string, docPath: string) => `${prefix}/${docPath.replace(/\.mdx$/, '.md')}`;
+  const ownScope: LinkScope = {
+    docsDir: site.docsDir, docs: byPath, byUrl: urlTable(site, site.docs),
+    topicFile: (p) => (byPath.has(p) ? topicPath(`topics/${product}`, p) : undefined),
+  };
+  const translations = site.translations.map((t) => ({ ...t, language: signpostLanguage(t.locale) }));
+  const carried = translations.filter((t) => t.language);
+  const scopes = carried.map((t): LinkScope & { translation: typeof t } => {
+    const docs = new Map(t.docs.map((d) => [d.path, d]));
+    return { translation: t, locale: t.locale, docsDir: t.docsDir, docs, byUrl: urlTable(site, t.docs, t.locale), fallback: ownScope,
+      topicFile: (p) => (docs.has(p) ? topicPath(`topics/${product}/${t.locale}`, p) : undefined) };
+  });
+  const assets = new Assets(site, out, product, [
+    ...scopes.map((s) => ({ dir: s.docsDir, prefix: `topics/${product}/${s.locale}` })).filter((s) => s.dir !== site.docsDir),
+    { dir: site.docsDir, prefix: `topics/${product}` },
+  ]);
+  const stats: LinkStats = { rewritten: 0, asText: 0 };
+  const origin = site.origin ? `${site.origin.replace(/\/+$/, '')}${site.baseUrl.replace(/\/$/, '')}` : undefined;
+  const redirects: { from: string; to: string }[] = [];
+  const redirect = (doc: SourceDoc, locale: string | undefined, slug: string) => {
+    const from = site.urlOf(doc, locale);
+    const to = `/${product}/docs/${slug}`;
+    // The site's root is the help centre's home now; a page of the old site served there is reached by its topic path.
+    if (from === '/' || from === to || redirects.some((r) => r.from === from)) return;
+    redirects.push({ from, to });
+  };
+
   let topicCount = 0;
+  const englishSlugs = new Map<string, string>();
   for (const doc of site.docs) {
     const id = topicOf.get(doc.path) ?? topicId(doc);
-    const file = sourceLabel(doc.path);
-    const { body, heading } = convertBody(doc, site, file, notes);
+    const file = site.label(doc.path);
+    const linked = { ...doc, body: await rewriteLinks(doc, ownScope, site, assets, notes, file, stats, origin) };
+    const { body, heading } = convertBody(linked, site, file, notes);
     const fm = doc.frontMatter;
     const title = str(fm.title) ?? heading ?? labels.get(doc.path) ?? humaniseFile(doc.path);
     const label = str(fm.sidebar_label) ?? labels.get(doc.path);
     const slugSource = str(fm.slug)?.split('/').filter(Boolean).pop() ?? doc.path.replace(/\.mdx?$/, '').replace(/\/(index|readme)$/i, '').split('/').pop() ?? '';
     const fields: Record<string, unknown> = { id, title };
     if (label && label !== title) fields.shortTitle = label;
-    fields.slug = unique(slugs, slugify(/^(index|readme)$/i.test(slugSource) ? title : slugSource) || slugify(title));
+    fields.slug = unique(slugs, slugify(/^(index|readme)$/i.test(slugSource) ? title : stripNumberPrefix(slugSource)) || slugify(title));
+    englishSlugs.set(doc.path, fields.slug as string);
     fields.context = product;
-    const description = str(fm.description);
-    if (description) fields.metaDescription = description.length > 300 ? `${description.slice(0, 297)}…` : description;
-    const date = dateOf(fm.last_update) ?? dateOf(fm.lastUpdated) ?? dateOf(fm.date);
-    if (date) fields.lastPublished = date;
-    if (fm.draft === true) fields.published = false;
-    for (const key of Object.keys(fm)) {
-      if (!MAPPED.has(key) && !site.consumedKeys.includes(key)) note(notes, file, `front matter \`${key}\` not carried over`);
-    }
-    const target = `topics/${product}/${doc.path.replace(/\.mdx$/, '.md')}`;
+    Object.assign(fields, commonFields(doc, site, file, notes));
+    const target = topicPath(`topics/${product}`, doc.path);
     await write(target, `---\n${yaml(fields)}---\n${body.startsWith('\n') ? '' : '\n'}${body}`);
+    redirect(doc, undefined, fields.slug as string);
     topicCount++;
-    await copyImages(doc, site, out, target, file, notes, files);
   }
+
+  // Translations Signpost has a language for become topics in that language, linked to their page by
+  // id (`<page id>-<locale>`), in a collection of their own; the others are listed, never merged in.
+  for (const t of translations.filter((x) => !x.language)) {
+    note(notes, t.label('').replace(/\/$/, ''), `locale "${t.locale}": ${t.docs.length} translated page${t.docs.length === 1 ? '' : 's'} (${t.label('')}) not carried over — Signpost pages are in English or Japanese`);
+  }
+  for (const scope of scopes) {
+    const t = scope.translation;
+    const children: string[] = [];
+    const order = new Map([...topicOf.keys()].map((p, i) => [p, i]));
+    for (const doc of [...t.docs].sort((a, b) => (order.get(a.path) ?? Infinity) - (order.get(b.path) ?? Infinity))) {
+      const file = t.label(doc.path);
+      const source = byPath.get(doc.path);
+      const base = source ? topicOf.get(doc.path) ?? topicId(source) : `${product}-${slugify(doc.path.replace(/\.mdx?$/, '')) || 'home'}`;
+      const id = unique(ids, `${base}-${slugify(t.locale)}`);
+      if (!source) note(notes, file, `a ${t.locale} page with no page of the site's own language at ${doc.path}: written on its own`);
+      const linked = { ...doc, body: await rewriteLinks(doc, scope, site, assets, notes, file, stats, origin) };
+      const { body, heading } = convertBody(linked, site, file, notes);
+      const title = str(doc.frontMatter.title) ?? heading ?? humaniseFile(doc.path);
+      const slug = unique(slugs, `${englishSlugs.get(doc.path) ?? slugify(title) ?? 'page'}-${slugify(t.locale)}`);
+      const fields: Record<string, unknown> = { id, title, slug, context: product, language: t.language, ...commonFields(doc, site, file, notes) };
+      if (str(doc.frontMatter.sidebar_label) && str(doc.frontMatter.sidebar_label) !== title) fields.shortTitle = str(doc.frontMatter.sidebar_label);
+      await write(scope.topicFile(doc.path) as string, `---\n${yaml(fields)}---\n${body.startsWith('\n') ? '' : '\n'}${body}`);
+      redirect(doc, t.locale, slug);
+      children.push(id);
+      topicCount++;
+    }
+    if (children.length > 0) {
+      const id = unique(ids, `${product}-${slugify(t.locale)}`);
+      await write(`collections/${id}.yaml`, yaml({ id, title: LANGUAGE_NAMES[t.language as string] ?? t.locale, slug: unique(slugs, slugify(`docs-${t.locale}`)),
+        context: product, language: t.language, children }));
+    }
+  }
+  files.push(...assets.files);
+  if (redirects.length > 0) await write('redirects.yaml', stringify(redirects, { lineWidth: 0 }));
 
   await write('site.yaml', yaml({ id: 'site', siteName: site.name, brand: site.name, legalName: site.name, publisher: site.name, language: 'en-US', logo: '/assets/content/logo.svg' }));
   note(notes, 'site.yaml', 'written with the site name as brand, legalName and publisher, and logo /assets/content/logo.svg: change them to yours');
@@ -175,7 +271,8 @@ export async function writeTree(site: SourceSite, out: string, sourceLabel: (doc
   await write(`pages/${product}-docs.yaml`, yaml({ id: `${product}-docs`, pageType: 'documentedProduct', title: `${site.name} documentation`, context: product,
     ...(site.description ? { metaDescription: site.description.slice(0, 300) } : {}), collections: collections.map((c) => c.id) }));
   await write('pages/not-found.md', `---\n${yaml({ id: 'not-found', pageType: 'notFound', title: 'Page not found' })}---\nThat page does not exist. Try the search or the documentation home.\n`);
-  return { product, files, collections: collections.length, topicSets: topicSets.length, topics: topicCount, notes };
+  return { product, files, collections: collections.length, topicSets: topicSets.length, topics: topicCount, notes,
+    links: { ...stats, images: assets.count }, redirects: redirects.length };
 }
 
 /** The body as Signpost takes it: the title heading and MDX imports out, tab groups converted, the rest as the source wrote it. */
@@ -206,7 +303,8 @@ function convertBody(doc: SourceDoc, site: SourceSite, file: string, notes: Map<
       note(notes, file, `line ${at}: MDX ${line.startsWith('import') ? 'import' : 'export'} removed: \`${line.trim()}\``);
       continue;
     }
-    for (const match of line.matchAll(/<([A-Z][A-Za-z0-9.]*)/g)) {
+    // A tag written inside inline code is an example, not a component.
+    for (const match of maskCode(line).matchAll(/<([A-Z][A-Za-z0-9.]*)/g)) {
       const name = match[1] as string;
       // Tab groups are converted below; one that cannot be is listed there.
       if (!components.has(name) && name !== 'Tabs' && name !== 'TabItem') {
@@ -230,34 +328,6 @@ function convertBody(doc: SourceDoc, site: SourceSite, file: string, notes: Map<
   }
   while (tabs.lines.length > 0 && tabs.lines[0]?.trim() === '') tabs.lines.shift();
   return { body: tabs.lines.join('\n'), ...(heading !== undefined ? { heading } : {}) };
-}
-
-/** Images a document names by a relative path are copied beside the topic, where its links expect them. */
-async function copyImages(doc: SourceDoc, site: SourceSite, out: string, target: string, file: string, notes: Map<string, string[]>, files: string[]) {
-  const seen = new Set<string>();
-  for (const match of doc.body.matchAll(/!\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)|<img\s[^>]*src=["']([^"']+)["']/g)) {
-    const src = decodeURI(match[1] ?? match[2] ?? '');
-    if (!src || seen.has(src) || /^(https?:|data:)/.test(src)) continue;
-    seen.add(src);
-    if (src.startsWith('/')) {
-      note(notes, file, `image ${src} is a path of the old site: put the file in the content tree and link it relatively`);
-      continue;
-    }
-    const from = posix.normalize(posix.join(posix.dirname(doc.path), src));
-    if (from.startsWith('../')) {
-      note(notes, file, `image ${src} is outside the docs folder: copy it beside the page and change the link`);
-      continue;
-    }
-    const source = join(site.docsDir, from);
-    if (!existsSync(source)) {
-      note(notes, file, `image ${src} does not exist`);
-      continue;
-    }
-    const dest = posix.join(posix.dirname(target), src);
-    await mkdir(dirname(join(out, dest)), { recursive: true });
-    await copyFile(source, join(out, dest));
-    files.push(relative(out, join(out, dest)).split('\\').join('/'));
-  }
 }
 
 function str(value: unknown): string | undefined {
