@@ -30,6 +30,8 @@ export interface LinkScope {
   topicFile: (docPath: string) => string | undefined;
   /** A page of the site's own language when this scope has no such page (a page not translated). */
   fallback?: LinkScope | undefined;
+  /** The other locales' scopes, for site-absolute links with their prefix (`/ja/guide/`). */
+  others?: LinkScope[] | undefined;
 }
 
 /** Copies files into the tree, each once, and says where. */
@@ -118,12 +120,15 @@ export async function rewriteLinks(doc: SourceDoc, scope: LinkScope, site: Sourc
       }
       return { kind: 'missing', why: `no page or file of the source site at ${path}` };
     }
-    const found = findRelative(path);
+    // MkDocs and Starlight read a link without `.md` as a URL relative to the page's (`../configure/`);
+    // Docusaurus and a `.md` link name a file, from the page's folder or the docs root.
+    const byPageUrl = () => {
+      const asUrl = new URL(path, `http://site${pageUrl}`).pathname;
+      return lookupUrl(asUrl) ?? lookupUrl(new URL(path, `http://site${pageUrl.endsWith('/') ? pageUrl : `${pageUrl}/`}`).pathname);
+    };
+    const urlFirst = site.tool !== 'docusaurus' && !/\.mdx?$/i.test(path);
+    const found = (urlFirst ? byPageUrl() : undefined) ?? findRelative(path) ?? byPageUrl();
     if (found) return { ...found, fragment };
-    // MkDocs writes links between pages as their URLs (`../configure/`), relative to the page's URL.
-    const asUrl = new URL(path, `http://site${pageUrl.endsWith('/') ? pageUrl : `${pageUrl}/`}`).pathname;
-    const byUrl = lookupUrl(asUrl) ?? lookupUrl(new URL(path, `http://site${pageUrl}`).pathname);
-    if (byUrl) return { ...byUrl, fragment };
     return { kind: 'missing', why: `no page or file ${path} from ${doc.path}` };
   };
 
@@ -138,9 +143,17 @@ export async function rewriteLinks(doc: SourceDoc, scope: LinkScope, site: Sourc
 
   const lookupUrl = (path: string): Omit<Extract<Target, { kind: 'doc' }>, 'fragment'> | undefined => {
     const key = urlKey(path);
-    // A locale prefix (`/fr/…`) picks that locale's pages; the site's own otherwise.
-    for (const s of [scope, scope.fallback].filter((x): x is LinkScope => Boolean(x))) {
-      const hit = s.byUrl.get(key);
+    // A locale prefix (`/fr/…`) picks that locale's pages; an untranslated page is the site's own, as the tools fall back.
+    const prefixed = (s: LinkScope) => (s.locale && key.startsWith(`/${s.locale.toLowerCase()}/`) ? key.slice(s.locale.length + 1) : undefined);
+    const candidates: [LinkScope, string][] = [];
+    for (const s of [scope, ...(scope.others ?? [])]) {
+      candidates.push([s, key]);
+      const stripped = prefixed(s);
+      if (stripped && s.fallback) candidates.push([s.fallback, stripped]);
+    }
+    if (scope.fallback) candidates.push([scope.fallback, key]);
+    for (const [s, k] of candidates) {
+      const hit = s.byUrl.get(k);
       if (hit && s.topicFile(hit)) return { kind: 'doc', path: hit, scope: s };
     }
     return undefined;
@@ -168,7 +181,10 @@ export async function rewriteLinks(doc: SourceDoc, scope: LinkScope, site: Sourc
   const linkTo = async (target: Target): Promise<string | undefined> => {
     if (target.kind === 'doc') {
       const to = target.scope.topicFile(target.path) as string;
-      return `${relativeLink(from, to)}${target.fragment}`;
+      // The title heading becomes the page's title, not a section: a link to it is a link to the page.
+      const linked = target.scope.docs.get(target.path);
+      const fragment = linked && target.fragment.length > 1 && decode(target.fragment.slice(1)).toLowerCase() === titleAnchor(linked) ? '' : target.fragment;
+      return `${relativeLink(from, to)}${fragment}`;
     }
     if (target.kind === 'file') {
       if (!fileType(target.absolute)) return undefined;
@@ -204,13 +220,14 @@ export async function rewriteLinks(doc: SourceDoc, scope: LinkScope, site: Sourc
     if (SCHEME.test(clean) || clean.startsWith('//')) return { url: raw };
     const [pathPart, ...rest] = clean.split(/(?=[?#])/);
     const suffix = rest.join('');
-    const dark = hasLight && /#(gh-dark-mode-only|only-dark|dark-mode-only)\b/i.test(suffix);
+    // A light/dark pair shows one image in Signpost: the dark one is not copied.
+    if (hasLight && /#(gh-dark-mode-only|only-dark|dark-mode-only)\b/i.test(suffix)) return { dark: true };
     const target = resolve(pathPart ?? '');
     if (target.kind !== 'file') return { why: target.kind === 'doc' ? 'it names a page, not an image' : 'no such file on the source site' };
     if (!fileType(target.absolute) || !isImagePath(target.absolute)) return { why: `files of type ${posix.extname(target.absolute)} are not images Signpost serves` };
     const url = relativeLink(from, await assets.place(target.absolute));
     if (suffix) noteAt(notes, file, at, `image ${clean}`, `copied as ${posix.basename(url)}; "${suffix}" dropped`);
-    return { url, dark };
+    return { url };
   };
 
   // Reference definitions: resolved once, used by links and images alike.
@@ -379,6 +396,13 @@ function normRef(name: string): string {
 
 function plain(text: string): string {
   return text.replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/<[^>]+>/g, '').trim();
+}
+
+/** The id the tools give a page's leading `# Title` heading (lower case, dashes), or undefined. */
+function titleAnchor(doc: SourceDoc): string | undefined {
+  const heading = /^\s*#\s+(.+?)\s*#*\s*$/m.exec(doc.body.replace(/^\s+/, ''));
+  if (!heading || doc.body.replace(/^\s+/, '').indexOf(heading[0].trim()) !== 0) return undefined;
+  return (heading[1] as string).toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').trim().replace(/\s+/g, '-');
 }
 
 /** `img/dashboard-dark_v2.png` → 'Dashboard dark v2'. */

@@ -192,6 +192,7 @@ export async function writeTree(site: SourceSite, out: string, _sourceLabel?: (d
     return { translation: t, locale: t.locale, docsDir: t.docsDir, docs, byUrl: urlTable(site, t.docs, t.locale), fallback: ownScope,
       topicFile: (p) => (docs.has(p) ? topicPath(`topics/${product}/${t.locale}`, p) : undefined) };
   });
+  ownScope.others = scopes;
   const assets = new Assets(site, out, product, [
     ...scopes.map((s) => ({ dir: s.docsDir, prefix: `topics/${product}/${s.locale}` })).filter((s) => s.dir !== site.docsDir),
     { dir: site.docsDir, prefix: `topics/${product}` },
@@ -202,8 +203,10 @@ export async function writeTree(site: SourceSite, out: string, _sourceLabel?: (d
   const redirect = (doc: SourceDoc, locale: string | undefined, slug: string) => {
     const from = site.urlOf(doc, locale);
     const to = `/${product}/docs/${slug}`;
-    // The site's root is the help centre's home now; a page of the old site served there is reached by its topic path.
-    if (from === '/' || from === to || redirects.some((r) => r.from === from)) return;
+    // The site's root (and a locale's, `/ja/`) is the help centre's home now; a page of the old site served
+    // there is reached by its topic path.
+    const key = urlKey(from);
+    if (key === '/' || (locale && key === `/${locale.toLowerCase()}`) || from === to || redirects.some((r) => r.from === from)) return;
     redirects.push({ from, to });
   };
 
@@ -321,7 +324,7 @@ function convertBody(doc: SourceDoc, site: SourceSite, file: string, notes: Map<
   const tabs = convertTabs(out, site.tool);
   const inFence = fenceTracker();
   for (const line of tabs.lines) {
-    if (!inFence(line) && /<(Tabs|TabItem)\b/.test(line)) {
+    if (!inFence(line) && /<(Tabs|TabItem)\b/.test(maskCode(line))) {
       note(notes, file, `MDX <Tabs> group kept as written: its tags are not each on a line of their own, or a tab has no label; write it as ::::tabs with :::tab[Label] blocks`);
       break;
     }
