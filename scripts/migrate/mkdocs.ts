@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseDocument, isMap, isScalar } from 'yaml';
 import { folderNav, humanise, readDocs } from './docs.ts';
-import { note, type NavItem, type SourceSite, type Translation } from './model.ts';
+import { noteAt, type NavItem, type SourceSite, type Translation } from './model.ts';
 import { basePath, mkdocsUrl, originOf } from './source-urls.ts';
 import { splitLocaleFolders, splitLocaleSuffixes } from './locales.ts';
 
@@ -42,7 +42,9 @@ export async function readMkDocs(src: string): Promise<SourceSite> {
   const name = typeof config.site_name === 'string' ? config.site_name : 'Documentation';
   for (const key of Object.keys(config)) {
     if (['theme', 'plugins', 'markdown_extensions', 'extra', 'extra_css', 'extra_javascript', 'hooks'].includes(key)) {
-      note(notes, 'mkdocs.yml', `${key}: not carried over (Signpost has its own theme and Markdown)`);
+      const line = text.split('\n').findIndex((l) => l.startsWith(`${key}:`)) + 1;
+      if (key === 'plugins' && i18n) noteAt(notes, 'mkdocs.yml', line || 1, 'plugins', 'the i18n plugin\'s languages are read; the other plugins are not carried over');
+      else noteAt(notes, 'mkdocs.yml', line || 1, key, 'not carried over (Signpost has its own theme and Markdown)');
     }
   }
   const toNav = (items: unknown[]): NavItem[] => items.flatMap((item): NavItem[] => {

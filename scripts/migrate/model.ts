@@ -15,6 +15,8 @@ export interface SourceDoc {
   body: string;
   /** Line of the body's first line in the source file. */
   bodyLine: number;
+  /** Line of each top-level front matter key in the source file. */
+  keyLines?: Record<string, number> | undefined;
 }
 
 /** Documents of one locale other than the site's own (a translation of the docs folder). */

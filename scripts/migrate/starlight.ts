@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { folderNav, humanise, readDocs } from './docs.ts';
 import { isCall, readJsConfig, unwrapCall } from './js-config.ts';
-import { note, type NavItem, type SourceDoc, type SourceSite } from './model.ts';
+import { note, noteAt, type NavItem, type SourceDoc, type SourceSite } from './model.ts';
 import { splitLocaleFolders } from './locales.ts';
 import { basePath, originOf, starlightUrl } from './source-urls.ts';
 
@@ -70,7 +70,7 @@ export async function readStarlight(src: string): Promise<SourceSite> {
     const sidebar = doc.frontMatter.sidebar as Record<string, unknown> | undefined;
     if (sidebar && typeof sidebar === 'object') {
       for (const key of Object.keys(sidebar)) {
-        if (key !== 'order' && key !== 'label') note(notes, label(doc.path), `front matter \`sidebar.${key}\` not carried over`);
+        if (key !== 'order' && key !== 'label') noteAt(notes, label(doc.path), doc.keyLines?.sidebar ?? 1, `front matter \`sidebar.${key}\``, 'not carried over');
       }
       if (typeof sidebar.label === 'string') doc.frontMatter.sidebar_label = sidebar.label;
     }

@@ -7,7 +7,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { stringify } from 'yaml';
-import { note, type NavItem, type SourceDoc, type SourceSite } from './model.ts';
+import { note, noteAt, type NavItem, type SourceDoc, type SourceSite } from './model.ts';
 import { convertTabs, fenceTracker } from './tabs.ts';
 import { Assets, maskCode, rewriteLinks, type LinkScope, type LinkStats } from './links.ts';
 import { stripNumberPrefix, urlKey } from './source-urls.ts';
@@ -51,7 +51,7 @@ function commonFields(doc: SourceDoc, site: SourceSite, file: string, notes: Map
   if (date) fields.lastPublished = date;
   if (fm.draft === true) fields.published = false;
   for (const key of Object.keys(fm)) {
-    if (!MAPPED.has(key) && !site.consumedKeys.includes(key)) note(notes, file, `front matter \`${key}\` not carried over`);
+    if (!MAPPED.has(key) && !site.consumedKeys.includes(key)) noteAt(notes, file, doc.keyLines?.[key] ?? 1, `front matter \`${key}\``, 'not carried over');
   }
   return fields;
 }
@@ -169,16 +169,9 @@ export async function writeTree(site: SourceSite, out: string, _sourceLabel?: (d
   }
   if (loose.length > 0) collections.unshift({ id: unique(ids, `${product}-overview`), title: 'Overview', children: loose });
   const unlisted = site.docs.filter((d) => !used.has(d.path));
-  for (const doc of unlisted) note(notes, site.label(doc.path), 'not in the navigation: listed in the collection "More pages"');
+  for (const doc of unlisted) noteAt(notes, site.label(doc.path), 1, 'a page not in the navigation', 'listed in the collection "More pages"');
   if (unlisted.length > 0) collections.push({ id: unique(ids, `${product}-more-pages`), title: 'More pages', children: unlisted.map(topicId) });
 
-  // Slugs share one namespace per product (/{product}/docs/{slug}): collections and topic sets first.
-  for (const c of collections) {
-    await write(`collections/${c.id}.yaml`, yaml({ id: c.id, title: c.title, slug: unique(slugs, slugify(c.title)), context: product, children: c.children }));
-  }
-  for (const s of topicSets) {
-    await write(`topic-sets/${s.id}.md`, `---\n${yaml({ id: s.id, title: s.title, slug: unique(slugs, slugify(s.title)), context: product, topics: s.topics })}---\n`);
-  }
   // Each page's topic file, known before any body is written so that links between pages can follow them.
   const topicPath = (prefix: string, docPath: string) => `${prefix}/${docPath.replace(/\.mdx$/, '.md')}`;
   const ownScope: LinkScope = {
@@ -233,6 +226,14 @@ export async function writeTree(site: SourceSite, out: string, _sourceLabel?: (d
     topicCount++;
   }
 
+  // Slugs share one namespace per product (/{product}/docs/{slug}): the pages took theirs first, since
+  // their slugs carry the old URLs; a collection or topic set named like a page is numbered instead.
+  for (const c of collections) {
+    await write(`collections/${c.id}.yaml`, yaml({ id: c.id, title: c.title, slug: unique(slugs, slugify(c.title)), context: product, children: c.children }));
+  }
+  for (const s of topicSets) {
+    await write(`topic-sets/${s.id}.md`, `---\n${yaml({ id: s.id, title: s.title, slug: unique(slugs, slugify(s.title)), context: product, topics: s.topics })}---\n`);
+  }
   // Translations Signpost has a language for become topics in that language, linked to their page by
   // id (`<page id>-<locale>`), in a collection of their own; the others are listed, never merged in.
   for (const t of translations.filter((x) => !x.language)) {
