@@ -317,6 +317,18 @@ export async function rewriteLinks(doc: SourceDoc, scope: LinkScope, site: Sourc
       if (!link.changed) continue;
       edits.push({ start: m.index, end: m.index + m[0].length, text: link.url === undefined ? (m[5] as string) : m[0].replace(`href=${m[2]}${raw}${m[2]}`, `href="${link.url}"`) });
     }
+    // Components' links (`<LinkCard href="/guides/x/">`) follow their pages too, for whatever they become.
+    for (const m of masked.matchAll(/<[A-Z][\w.]*\b[^>]*?\b(?:href|link)=(["'])(.*?)\1/g)) {
+      const raw = m[2] as string;
+      const target = resolve(raw);
+      if (target.kind !== 'doc' && target.kind !== 'search') continue;
+      const url = await linkTo(target);
+      const at0 = m.index + m[0].length - raw.length - 1;
+      if (url && url !== raw) {
+        edits.push({ start: at0, end: at0 + raw.length, text: url });
+        stats.rewritten++;
+      }
+    }
     edits.sort((a, b) => b.start - a.start);
     let last = Infinity;
     for (const e of edits) {

@@ -51,7 +51,7 @@ function targets(body: string): string[] {
 async function everyLinkResolvedOrReported(t: Test, site: Awaited<ReturnType<typeof convert>>, sources: { label: (p: string) => string; docs: SourceDoc[]; topic: (p: string) => string }[]) {
   for (const { label, docs, topic } of sources) {
     for (const doc of docs) {
-      const file = topic(doc.path);
+      const file = topic(doc.path.replace(/\.mdx$/, '.md'));
       const body = await site.read(file);
       const written = targets(body.slice(body.indexOf('\n---\n') + 5));
       for (const target of written) {
@@ -147,6 +147,7 @@ t.test('starlight: locales, base, public/, links relative to the page URL', asyn
   t.match(notes('src/content/docs/pt-br'), [/locale "pt-br": 1 translated page .* not carried over/]);
   t.notOk(result.files.some((f) => f.includes('pt-br')), 'no English topic holds a translation');
   t.match(await front('topics/tidewater/index.md'), { slug: 'tidewater' });
+  t.match(await read('topics/tidewater/index.md'), '<LinkCard title="Tides" href="./guides/tides.md" />', 'a component\'s link follows its page too');
 
   t.same(redirects, [
     { from: '/guides/getting-started/', to: '/tidewater/docs/getting-started' },
