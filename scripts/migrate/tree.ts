@@ -237,7 +237,8 @@ export async function writeTree(site: SourceSite, out: string, _sourceLabel?: (d
   // Translations Signpost has a language for become topics in that language, linked to their page by
   // id (`<page id>-<locale>`), in a collection of their own; the others are listed, never merged in.
   for (const t of translations.filter((x) => !x.language)) {
-    note(notes, t.label('').replace(/\/$/, ''), `locale "${t.locale}": ${t.docs.length} translated page${t.docs.length === 1 ? '' : 's'} (${t.label('')}) not carried over — Signpost pages are in English or Japanese`);
+    const named = t.docs.slice(0, 3).map((d) => t.label(d.path)).join(', ') + (t.docs.length > 3 ? ` and ${t.docs.length - 3} more` : '');
+    note(notes, t.label('').replace(/\/$/, ''), `locale "${t.locale}": ${t.docs.length} translated page${t.docs.length === 1 ? '' : 's'} (${named}) not carried over — Signpost pages are in English or Japanese`);
   }
   for (const scope of scopes) {
     const t = scope.translation;

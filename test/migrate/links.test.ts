@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { parse } from 'yaml';
@@ -104,7 +104,7 @@ t.test('docusaurus: docs.path outside website/, base URL, route base, static fol
     'a Japanese translation is a ja-JP topic, its id that of its page with the locale');
   t.match(await read('topics/harbourlight/ja/01-intro.md'), '[コード分割](../02-usage/code-splitting.md)', 'an untranslated page is the English one');
   t.ok(result.files.includes('topics/harbourlight/ja/img/flow-ja.png'), 'a translation\'s own image');
-  t.match(notes('i18n/fr/docusaurus-plugin-content-docs/current'), [/locale "fr": 1 translated page .* not carried over/], 'a locale Signpost has no language for is listed');
+  t.match(notes('i18n/fr/docusaurus-plugin-content-docs/current'), ['locale "fr": 1 translated page (i18n/fr/docusaurus-plugin-content-docs/current/01-intro.md) not carried over — Signpost pages are in English or Japanese'], 'a locale Signpost has no language for is listed');
   t.notOk(result.files.some((f) => f.includes('/fr/')), 'and not merged into the English pages');
   for (const file of result.files.filter((f) => f.startsWith('topics/') && f.endsWith('.md') && !f.includes('/ja/'))) {
     t.notMatch((await front(file)).slug, /-\d+$/, `${file}: an English page keeps its own slug`);
@@ -187,6 +187,33 @@ t.test('mkdocs: site_url, directory URLs, odd and broken links and images', asyn
   await everyLinkResolvedOrReported(t, site, [
     { label: (p) => `docs/${p}`, docs: await readDocs(join(FIXTURES, 'mkdocs/docs'), new Map(), (p) => p), topic: (p) => `topics/brightwater/${p}` },
   ]);
+});
+
+t.test('mkdocs: the i18n plugin\'s suffixes, use_directory_urls: false', async (t) => {
+  const site = await convert(t, 'mkdocs', 'mkdocs-i18n');
+  const { result, read, front, notes, redirects } = site;
+  t.equal(result.topics, 5, 'three pages and two Japanese translations; the German one is not merged in');
+  t.match(await read('topics/saltmarsh/index.md'), 'Read the [guide](./guide.md#usage) and [set up](./setup.md) the gauges.', '.html links are the pages\' URLs');
+  t.match(await read('topics/saltmarsh/setup.md'), '[guide](./guide.md)');
+  t.match(await front('topics/saltmarsh/ja/guide.md'), { id: 'saltmarsh-guide-ja', language: 'ja-JP', slug: 'guide-ja' }, 'guide.ja.md translates guide.md');
+  t.match(await read('topics/saltmarsh/ja/index.md'), '[ガイド](./guide.md)と[セットアップ](../setup.md)', 'to the translation, else the English page');
+  t.match(await read('topics/saltmarsh/ja/guide.md'), '[最初のページ](./index.md)');
+  t.same(notes('docs'), ['locale "de": 1 translated page (docs/guide.de.md) not carried over — Signpost pages are in English or Japanese']);
+  t.match(notes('mkdocs.yml'), [/^line 4: plugins — the i18n plugin's languages are read/]);
+  t.same(redirects, [
+    { from: '/guide.html', to: '/saltmarsh/docs/guide' },
+    { from: '/setup.html', to: '/saltmarsh/docs/setup' },
+    { from: '/ja/guide.html', to: '/saltmarsh/docs/guide-ja' },
+  ]);
+});
+
+t.test('a docs path that leads nowhere is named, not a crash', async (t) => {
+  const src = await mkdtemp(join(tmpdir(), 'signpost-migrate-src-'));
+  const out = await mkdtemp(join(tmpdir(), 'signpost-migrate-out-'));
+  t.teardown(() => Promise.all([rm(src, { recursive: true, force: true }), rm(out, { recursive: true, force: true })]));
+  await mkdir(join(src, 'website'));
+  await writeFile(join(src, 'website/docusaurus.config.js'), "module.exports = { title: 'X', presets: [['classic', { docs: { path: '../documentation' } }]] };\n");
+  await t.rejects(migrate('docusaurus', join(src, 'website'), out), { message: '../documentation/: no docs folder there (docusaurus.config.js names it as the docs path)' });
 });
 
 t.test('the report: file:line: construct — what was done, grouped per file, with a count', async (t) => {
