@@ -94,13 +94,20 @@ export async function readDocusaurus(src: string): Promise<SourceSite> {
     nav = names.flatMap((name) => toNav(sidebars[name]));
   }
   const translations = await readDocusaurusTranslations(src, config, options, notes);
+  if (existsSync(join(src, 'versions.json'))) {
+    note(notes, 'versions.json', 'versioned docs (versioned_docs/) not carried over: the current docs are, as one Cloud product without versions');
+  }
   const staticDirs = (Array.isArray(config.staticDirectories) ? config.staticDirectories.filter((d): d is string => typeof d === 'string') : ['static'])
     .map((d) => join(src, d));
   return {
     tool: 'docusaurus', name: typeof config.title === 'string' ? config.title : 'Documentation',
     description: typeof config.tagline === 'string' ? config.tagline : undefined,
     root: src, docsDir, label, staticDirs, baseUrl: basePath(config.baseUrl), origin: originOf(config.url),
-    urlOf: (doc, locale) => `${locale ? `/${locale}` : ''}${docusaurusUrl(doc, options.routeBasePath)}`,
+    // `trailingSlash: true` serves every page at its folder's URL.
+    urlOf: (doc, locale) => {
+      const url = `${locale ? `/${locale}` : ''}${docusaurusUrl(doc, options.routeBasePath)}`;
+      return config.trailingSlash === true && !url.endsWith('/') ? `${url}/` : url;
+    },
     defaultLocale: translations.defaultLocale, translations: translations.list,
     docs, nav, consumedKeys: ['sidebar_position', 'id'], notes,
   };

@@ -110,6 +110,13 @@ export async function rewriteLinks(doc: SourceDoc, scope: LinkScope, site: Sourc
     const term = query.get('q') ?? query.get('query') ?? query.get('search');
     if (term !== null && (path === '' || /(^|\/)search\/?$/i.test(path) || !findAny(path))) return { kind: 'search', query: term };
     if (path === '') return { kind: 'keep' };
+    // Docusaurus' alias for the site's folder.
+    if (path.startsWith('@site/')) {
+      const absolute = join(site.root, path.slice('@site/'.length));
+      const docPath = relative(scope.docsDir, absolute).split(sep).join('/');
+      if (scope.docs.has(docPath) && scope.topicFile(docPath)) return { kind: 'doc', path: docPath, scope, fragment };
+      return isFile(absolute) ? { kind: 'file', absolute, fragment } : { kind: 'missing', why: `no file ${path}` };
+    }
     if (path.startsWith('/')) {
       path = stripBase(path);
       const byUrl = lookupUrl(path);
@@ -423,8 +430,9 @@ export function altFromName(src: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
+/** A relative link between tree files, written so Markdown reads it whole (spaces and parentheses encoded). */
 function relativeLink(from: string, to: string): string {
-  const rel = posix.relative(posix.dirname(from), to);
+  const rel = posix.relative(posix.dirname(from), to).replace(/[ ()<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return rel.startsWith('.') ? rel : `./${rel}`;
 }
 

@@ -194,7 +194,8 @@ export async function writeTree(site: SourceSite, out: string, _sourceLabel?: (d
   const origin = site.origin ? `${site.origin.replace(/\/+$/, '')}${site.baseUrl.replace(/\/$/, '')}` : undefined;
   const redirects: { from: string; to: string }[] = [];
   const redirect = (doc: SourceDoc, locale: string | undefined, slug: string) => {
-    const from = site.urlOf(doc, locale);
+    // As a browser asks for it: a space or a non-ASCII letter percent-encoded.
+    const from = encodeURI(site.urlOf(doc, locale));
     const to = `/${product}/docs/${slug}`;
     // The site's root (and a locale's, `/ja/`) is the help centre's home now; a page of the old site served
     // there is reached by its topic path.

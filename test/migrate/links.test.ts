@@ -56,7 +56,7 @@ async function everyLinkResolvedOrReported(t: Test, site: Awaited<ReturnType<typ
       const written = targets(body.slice(body.indexOf('\n---\n') + 5));
       for (const target of written) {
         if (/^(https?:|mailto:|#)/.test(target) || target.startsWith('/search-results?searchTerm=')) continue;
-        const path = posix.normalize(posix.join(posix.dirname(file), target.split('#')[0] as string));
+        const path = posix.normalize(posix.join(posix.dirname(file), decodeURIComponent(target.split('#')[0] as string)));
         t.ok(existsSync(join(site.out, path)), `${file}: ${target} is a file of the new tree`);
       }
       const before = targets(doc.body).length;
@@ -69,7 +69,7 @@ async function everyLinkResolvedOrReported(t: Test, site: Awaited<ReturnType<typ
 t.test('docusaurus: docs.path outside website/, base URL, route base, static folders, i18n', async (t) => {
   const site = await convert(t, 'docusaurus', 'docusaurus-monorepo/website');
   const { result, read, front, notes, redirects, plan } = site;
-  t.equal(result.topics, 7, 'six pages from ../docs and one Japanese translation');
+  t.equal(result.topics, 8, 'seven pages from ../docs and one Japanese translation');
   const intro = await read('topics/harbourlight/01-intro.md');
   t.match(intro, 'Read [code splitting](./02-usage/code-splitting.md) first,\nthen the [configuration](./reference/configuration.md) and the\n[same page again](./reference/configuration.md) without the base URL.',
     'docs-root-relative and site-absolute links, with and without the base URL and trailing slash');
@@ -85,6 +85,9 @@ t.test('docusaurus: docs.path outside website/, base URL, route base, static fol
   'from the docs root, extension-less, ..//, .md#fragment and a folder\'s index');
   t.match(splitting, '![Flow](./img/flow.png)', 'the query dropped, alt text made from the file name');
   t.match(splitting, 'This old page is gone, and so is this one.', 'links to pages that do not exist are kept as text');
+  t.match(await read('topics/harbourlight/reference/configuration.md'),
+    'in the [release notes](./release%20notes.md) and the [same notes](./release%20notes.md).\n\n![Logo again](../../../assets/harbourlight/img/logo.png)',
+    'a file name with a space, in <…> or encoded, and the @site/ alias');
   t.ok(result.files.includes('assets/harbourlight/img/logo.png') && !result.files.includes('assets/harbourlight/img/arch-dark.png'));
   t.equal(new Set(result.files).size, result.files.length, 'each file is copied once');
 
@@ -111,14 +114,15 @@ t.test('docusaurus: docs.path outside website/, base URL, route base, static fol
   }
 
   t.same(redirects, [
-    { from: '/guide/intro', to: '/harbourlight/docs/intro' },
-    { from: '/guide/usage/code-splitting', to: '/harbourlight/docs/code-splitting' },
-    { from: '/guide/usage/part-3-state', to: '/harbourlight/docs/part-3-state' },
-    { from: '/guide/api/Store', to: '/harbourlight/docs/store' },
-    { from: '/guide/api', to: '/harbourlight/docs/api' },
-    { from: '/guide/reference/configuration', to: '/harbourlight/docs/configuration' },
-    { from: '/ja/guide/intro', to: '/harbourlight/docs/intro-ja' },
-  ], 'the old URLs, base URL stripped, by the slug rules: number prefixes, slug front matter, a folder\'s index');
+    { from: '/guide/intro/', to: '/harbourlight/docs/intro' },
+    { from: '/guide/usage/code-splitting/', to: '/harbourlight/docs/code-splitting' },
+    { from: '/guide/usage/part-3-state/', to: '/harbourlight/docs/part-3-state' },
+    { from: '/guide/api/Store/', to: '/harbourlight/docs/store' },
+    { from: '/guide/api/', to: '/harbourlight/docs/api' },
+    { from: '/guide/reference/configuration/', to: '/harbourlight/docs/configuration' },
+    { from: '/guide/reference/release%20notes/', to: '/harbourlight/docs/release-notes' },
+    { from: '/ja/guide/intro/', to: '/harbourlight/docs/intro-ja' },
+  ], 'the old URLs, base URL stripped, by the slug rules: number prefixes, slug front matter, a folder\'s index, trailingSlash, encoded');
   const routes = new Set(plan.routes.map((r) => r.path));
   for (const r of redirects) t.ok(routes.has(r.to), `${r.from} → ${r.to}, a page of the new tree`);
 
