@@ -32,6 +32,8 @@ export interface LinkScope {
   fallback?: LinkScope | undefined;
   /** The other locales' scopes, for site-absolute links with their prefix (`/ja/guide/`). */
   others?: LinkScope[] | undefined;
+  /** URLs (urlKey form) of pages in locales not carried over, with their locale. */
+  leftOut?: Map<string, string> | undefined;
 }
 
 /** Copies files into the tree, each once, and says where. */
@@ -125,7 +127,8 @@ export async function rewriteLinks(doc: SourceDoc, scope: LinkScope, site: Sourc
         const absolute = join(dir, path);
         if (isFile(absolute)) return { kind: 'file', absolute, fragment };
       }
-      return { kind: 'missing', why: `no page or file of the source site at ${path}` };
+      const locale = (scope.leftOut ?? scope.fallback?.leftOut)?.get(urlKey(path));
+      return { kind: 'missing', why: locale ? `a page in locale "${locale}", which is not carried over` : `no page or file of the source site at ${path}` };
     }
     // MkDocs and Starlight read a link without `.md` as a URL relative to the page's (`../configure/`);
     // Docusaurus and a `.md` link name a file, from the page's folder or the docs root.

@@ -186,6 +186,7 @@ export async function writeTree(site: SourceSite, out: string, _sourceLabel?: (d
       topicFile: (p) => (docs.has(p) ? topicPath(`topics/${product}/${t.locale}`, p) : undefined) };
   });
   ownScope.others = scopes;
+  ownScope.leftOut = new Map(translations.filter((t) => !t.language).flatMap((t) => t.docs.map((d) => [urlKey(site.urlOf(d, t.locale)), t.locale] as const)));
   const assets = new Assets(site, out, product, [
     ...scopes.map((s) => ({ dir: s.docsDir, prefix: `topics/${product}/${s.locale}` })).filter((s) => s.dir !== site.docsDir),
     { dir: site.docsDir, prefix: `topics/${product}` },

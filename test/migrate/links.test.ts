@@ -150,6 +150,8 @@ t.test('starlight: locales, base, public/, links relative to the page URL', asyn
     'an untranslated page under the locale\'s prefix is the English page');
   t.match(notes('src/content/docs/pt-br'), [/locale "pt-br": 1 translated page .* not carried over/]);
   t.notOk(result.files.some((f) => f.includes('pt-br')), 'no English topic holds a translation');
+  t.same(notes('src/content/docs/reference/configuration.md'),
+    ['line 9: link to /manual/pt-br/ — kept as the text "Em português": a page in locale "pt-br", which is not carried over'], 'a link to a page left out says why');
   t.match(await front('topics/tidewater/index.md'), { slug: 'tidewater' });
   t.match(await read('topics/tidewater/index.md'), '<LinkCard title="Tides" href="./guides/tides.md" />', 'a component\'s link follows its page too');
 
