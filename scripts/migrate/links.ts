@@ -327,6 +327,11 @@ export async function rewriteLinks(doc: SourceDoc, scope: LinkScope, site: Sourc
       if (!link.changed) continue;
       edits.push({ start: m.index, end: m.index + m[0].length, text: link.url === undefined ? (m[5] as string) : m[0].replace(`href=${m[2]}${raw}${m[2]}`, `href="${link.url}"`) });
     }
+    // An empty `<a id="x"></a>` (or `name=`) is a link target: Signpost's anchor, so links to #x still land.
+    for (const m of masked.matchAll(/<a\s+(?:id|name)=(["'])([A-Za-z0-9_:.-]+)\1\s*>\s*<\/a>/gi)) {
+      const alone = line.trim() === m[0];
+      edits.push({ start: m.index, end: m.index + m[0].length, text: `${alone ? '::' : ':'}anchor{id="${m[2]}"}` });
+    }
     // Components' links (`<LinkCard href="/guides/x/">`) follow their pages too, for whatever they become.
     for (const m of masked.matchAll(/<[A-Z][\w.]*\b[^>]*?\b(?:href|link)=(["'])(.*?)\1/g)) {
       const raw = m[2] as string;

@@ -83,6 +83,8 @@ t.test('docusaurus: docs.path outside website/, base URL, route base, static fol
   t.match(splitting, 'Split the plan with the [Store](../api/Store.md) and its [methods](../api/Store.md#methods).\n'
     + 'Continue with [part 3](./part-3-state.md), go back [home](../01-intro.md),\nor see [the API](../api/index.md).',
   'from the docs root, extension-less, ..//, .md#fragment and a folder\'s index');
+  t.match(await read('topics/harbourlight/api/Store.md'), '::anchor{id="plan-method"}\n`plan()` returns the plan, as :anchor{id="plan-inline"}one object.',
+    'empty <a id> / <a name> targets become anchors, so links to them land (no warning either)');
   t.match(splitting, '![Flow](./img/flow.png)', 'the query dropped, alt text made from the file name');
   t.match(splitting, 'This old page is gone, and so is this one.', 'links to pages that do not exist are kept as text');
   t.match(await read('topics/harbourlight/reference/configuration.md'),
