@@ -127,6 +127,16 @@ export async function rewriteLinks(doc: SourceDoc, scope: LinkScope, site: Sourc
         const absolute = join(dir, path);
         if (isFile(absolute)) return { kind: 'file', absolute, fragment };
       }
+      // A file path from the repository's root, as GitHub reads `/docs/guide.md`, or from the docs root.
+      if (/\.mdx?$/i.test(path)) {
+        for (const base of [site.root, scope.docsDir]) {
+          const inDocs = relative(scope.docsDir, join(base, path)).split(sep).join('/');
+          if (!inDocs.startsWith('..')) {
+            const found = findRelative(`/${inDocs}`);
+            if (found) return { ...found, fragment };
+          }
+        }
+      }
       const locale = (scope.leftOut ?? scope.fallback?.leftOut)?.get(urlKey(path));
       return { kind: 'missing', why: locale ? `a page in locale "${locale}", which is not carried over` : `no page or file of the source site at ${path}` };
     }
@@ -170,10 +180,10 @@ export async function rewriteLinks(doc: SourceDoc, scope: LinkScope, site: Sourc
   };
 
   const findRelative = (path: string): Omit<Extract<Target, { kind: 'doc' }>, 'fragment'> | { kind: 'file'; absolute: string } | undefined => {
-    const bases = [posix.dirname(doc.path), ''];
+    const bases = path.startsWith('/') ? [''] : [posix.dirname(doc.path), ''];
     for (const s of [scope, scope.fallback].filter((x): x is LinkScope => Boolean(x))) {
       for (const base of bases) {
-        const p = posix.normalize(posix.join(base === '.' ? '' : base, path)).replace(/\/+$/, '');
+        const p = posix.normalize(posix.join(base === '.' ? '' : base, path)).replace(/^\/+|\/+$/g, '');
         if (!p.startsWith('../') && p !== '..') {
           const noExt = p.replace(/\.mdx?$/i, '');
           for (const candidate of [p, `${noExt}.md`, `${noExt}.mdx`, `${noExt}/index.md`, `${noExt}/index.mdx`, `${noExt}/README.md`, `${noExt}/readme.md`]) {

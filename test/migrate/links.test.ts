@@ -203,6 +203,7 @@ t.test('mkdocs: the i18n plugin\'s suffixes, use_directory_urls: false', async (
   t.equal(result.topics, 5, 'three pages and two Japanese translations; the German one is not merged in');
   t.match(await read('topics/saltmarsh/index.md'), 'Read the [guide](./guide.md#usage) and [set up](./setup.md) the gauges.', '.html links are the pages\' URLs');
   t.match(await read('topics/saltmarsh/setup.md'), '[guide](./guide.md)');
+  t.match(await read('topics/saltmarsh/setup.md'), '[guide file](./guide.md#usage) as the repository names it', 'a path from the repository root, as GitHub reads it');
   t.match(await front('topics/saltmarsh/ja/guide.md'), { id: 'saltmarsh-guide-ja', language: 'ja-JP', slug: 'guide-ja' }, 'guide.ja.md translates guide.md');
   t.match(await read('topics/saltmarsh/ja/index.md'), '[ガイド](./guide.md)と[セットアップ](../setup.md)', 'to the translation, else the English page');
   t.match(await read('topics/saltmarsh/ja/guide.md'), '[最初のページ](./index.md)');
