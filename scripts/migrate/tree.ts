@@ -245,17 +245,19 @@ export async function writeTree(site: SourceSite, out: string, _sourceLabel?: (d
   for (const scope of scopes) {
     const t = scope.translation;
     const children: string[] = [];
-    const order = new Map([...topicOf.keys()].map((p, i) => [p, i]));
-    for (const doc of [...t.docs].sort((a, b) => (order.get(a.path) ?? Infinity) - (order.get(b.path) ?? Infinity))) {
+    const stem = (p: string) => p.replace(/\.mdx?$/, '');
+    const order = new Map([...topicOf.keys()].map((p, i) => [stem(p), i]));
+    for (const doc of [...t.docs].sort((a, b) => (order.get(stem(a.path)) ?? Infinity) - (order.get(stem(b.path)) ?? Infinity))) {
       const file = t.label(doc.path);
-      const source = byPath.get(doc.path);
-      const base = source ? topicOf.get(doc.path) ?? topicId(source) : `${product}-${slugify(doc.path.replace(/\.mdx?$/, '')) || 'home'}`;
+      // A translation may be .md where its page is .mdx, or the other way round.
+      const source = byPath.get(doc.path) ?? site.docs.find((d) => d.path.replace(/\.mdx?$/, '') === doc.path.replace(/\.mdx?$/, ''));
+      const base = source ? topicOf.get(source.path) ?? topicId(source) : `${product}-${slugify(doc.path.replace(/\.mdx?$/, '')) || 'home'}`;
       const id = unique(ids, `${base}-${slugify(t.locale)}`);
       if (!source) note(notes, file, `a ${t.locale} page with no page of the site's own language at ${doc.path}: written on its own`);
       const linked = { ...doc, body: await rewriteLinks(doc, scope, site, assets, notes, file, stats, origin) };
       const { body, heading } = convertBody(linked, site, file, notes);
       const title = str(doc.frontMatter.title) ?? heading ?? humaniseFile(doc.path);
-      const slug = unique(slugs, `${englishSlugs.get(doc.path) ?? slugify(title) ?? 'page'}-${slugify(t.locale)}`);
+      const slug = unique(slugs, `${(source && englishSlugs.get(source.path)) || slugify(title) || 'page'}-${slugify(t.locale)}`);
       const fields: Record<string, unknown> = { id, title, slug, context: product, language: t.language, ...commonFields(doc, site, file, notes) };
       if (str(doc.frontMatter.sidebar_label) && str(doc.frontMatter.sidebar_label) !== title) fields.shortTitle = str(doc.frontMatter.sidebar_label);
       await write(scope.topicFile(doc.path) as string, `---\n${yaml(fields)}---\n${body.startsWith('\n') ? '' : '\n'}${body}`);

@@ -148,6 +148,8 @@ t.test('starlight: locales, base, public/, links relative to the page URL', asyn
   t.equal(result.files.filter((f) => f.endsWith('tide-chart.png')).length, 1, 'one copy for three uses');
 
   t.match(await front('topics/tidewater/ja/guides/getting-started.md'), { language: 'ja-JP', id: 'tidewater-guides-getting-started-ja' });
+  t.match(await front('topics/tidewater/ja/index.md'), { id: 'tidewater-home-ja', slug: 'tidewater-ja' }, 'ja/index.md translates index.mdx');
+  t.same(notes('src/content/docs/ja/index.md'), [], 'so it is not a page on its own');
   t.match(await read('topics/tidewater/ja/guides/getting-started.md'), '[潮汐ガイド](../../guides/tides.md)(未翻訳)と[設定](../../reference/configuration.md)',
     'an untranslated page under the locale\'s prefix is the English page');
   t.match(notes('src/content/docs/pt-br'), [/locale "pt-br": 1 translated page .* not carried over/]);
