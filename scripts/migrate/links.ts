@@ -264,13 +264,14 @@ export async function rewriteLinks(doc: SourceDoc, scope: LinkScope, site: Sourc
       fence = m[1];
       return true;
     }
-    return /^( {4,}|\t)/.test(line) && false;
+    return false;
   });
   lines.forEach((line, i) => {
     if (code[i]) return;
     const def = /^ {0,3}\[([^\]]+)\]:\s*(\S+)/.exec(line);
     if (def && !def[1]?.startsWith('^')) definitions.set(normRef(def[1] as string), { raw: def[2] as string, line: doc.bodyLine + i, index: i });
-    for (const m of maskCode(line).matchAll(/!\[[^\]]*\]\[([^\]]*)\]/g)) imageRefs.add(normRef(m[1] as string));
+    // `![alt][ref]`, or `![alt][]` whose alt names the definition.
+    for (const m of maskCode(line).matchAll(/!\[([^\]]*)\]\[([^\]]*)\]/g)) imageRefs.add(normRef((m[2] || m[1]) as string));
   });
   const missingRefs = new Map<string, string>();
   for (const [name, def] of definitions) {

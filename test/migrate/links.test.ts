@@ -146,6 +146,8 @@ t.test('starlight: locales, base, public/, links relative to the page URL', asyn
   t.match(start, '[日本語で読む](../ja/guides/getting-started.md)');
   t.match(await read('topics/tidewater/guides/tides.md'), '[chart](../../../assets/tidewater/images/tide-chart.png)', 'a link to a public/ file without the base');
   t.equal(result.files.filter((f) => f.endsWith('tide-chart.png')).length, 1, 'one copy for three uses');
+  t.match(await read('topics/tidewater/guides/tides.md'), '![moon][]\n\n[moon]: ./moon.png', 'a collapsed reference image');
+  t.equal(result.files.filter((f) => f.endsWith('moon.png')).length, 1, 'copied once for two pages');
 
   t.match(await front('topics/tidewater/ja/guides/getting-started.md'), { language: 'ja-JP', id: 'tidewater-guides-getting-started-ja' });
   t.match(await front('topics/tidewater/ja/index.md'), { id: 'tidewater-home-ja', slug: 'tidewater-ja' }, 'ja/index.md translates index.mdx');
