@@ -5,6 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { migrate, TOOLS, type Tool } from './migrate/index.ts';
+import { formatReport } from './migrate/report.ts';
 
 const USAGE = 'usage: npm run migrate -- --from docusaurus|mkdocs|starlight SRC OUT';
 const args = process.argv.slice(2);
@@ -19,13 +20,7 @@ const [src, out] = rest.map((p) => resolve(p)) as [string, string];
 try {
   const result = await migrate(tool, src, out);
   console.log(`Wrote ${result.files.length} files to ${out}: ${result.collections} collections, ${result.topicSets} topic sets, ${result.topics} topics (product "${result.product}").`);
-  if (result.notes.size > 0) {
-    console.log('\nNot carried over:');
-    for (const [file, list] of [...result.notes].sort(([a], [b]) => a.localeCompare(b))) {
-      console.log(`\n${file}`);
-      for (const line of list) console.log(`  - ${line}`);
-    }
-  }
+  console.log(`\nWhat was carried over differently or not at all:${formatReport(result)}`);
   console.log(`\nNext: npm run content:check -- ${out}`);
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);

@@ -28,7 +28,13 @@ export async function readDocs(dir: string, notes: Map<string, string[]>, label:
     }
     const body = match ? text.slice(match[0].length) : text;
     const bodyLine = match ? match[0].split('\n').length - (match[0].endsWith('\n') ? 1 : 0) + 1 : 1;
-    docs.push({ path, frontMatter, body, bodyLine });
+    // The line of each top-level key, for the report (the file's line 1 is the opening ---).
+    const keyLines: Record<string, number> = {};
+    (match?.[1] ?? '').split('\n').forEach((line, i) => {
+      const key = /^([^\s#:][^:]*?)\s*:(\s|$)/.exec(line)?.[1]?.replace(/^["']|["']$/g, '');
+      if (key && !(key in keyLines)) keyLines[key] = i + 2;
+    });
+    docs.push({ path, frontMatter, body, bodyLine, keyLines });
   }
   return docs;
 }

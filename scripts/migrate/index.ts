@@ -9,11 +9,9 @@ import type { SourceSite } from './model.ts';
 export const TOOLS = ['docusaurus', 'mkdocs', 'starlight'] as const;
 export type Tool = (typeof TOOLS)[number];
 
-const DOCS_FOLDER: Record<Tool, string> = { docusaurus: 'docs', mkdocs: 'docs', starlight: 'src/content/docs' };
-
 export async function migrate(tool: Tool, src: string, out: string): Promise<MigrateResult> {
   const existing = await readdir(out).catch(() => []);
   if (existing.length > 0) throw new Error(`${out} is not empty: choose a new folder for the Signpost tree`);
   const site: SourceSite = tool === 'docusaurus' ? await readDocusaurus(src) : tool === 'mkdocs' ? await readMkDocs(src) : await readStarlight(src);
-  return writeTree(site, out, (path) => `${tool === 'mkdocs' ? 'docs' : DOCS_FOLDER[tool]}/${path}`);
+  return writeTree(site, out);
 }

@@ -7,23 +7,38 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { folderNav, humanise, readDocs } from './docs.ts';
 import { isCall, readJsConfig, unwrapCall } from './js-config.ts';
-import { note, type NavItem, type SourceDoc, type SourceSite } from './model.ts';
+import { note, noteAt, type NavItem, type SourceDoc, type SourceSite } from './model.ts';
+import { splitLocaleFolders } from './locales.ts';
+import { basePath, originOf, starlightUrl } from './source-urls.ts';
 
 export async function readStarlight(src: string): Promise<SourceSite> {
   const notes = new Map<string, string[]>();
   const configName = ['astro.config.mjs', 'astro.config.js', 'astro.config.ts'].find((f) => existsSync(join(src, f))) ?? 'astro.config.mjs';
   let options: Record<string, unknown> = {};
+  let astro: Record<string, unknown> = {};
   if (existsSync(join(src, configName))) {
     const read = readJsConfig(await readFile(join(src, configName), 'utf8'), configName);
     for (const n of read.notes) note(notes, configName, n);
     const config = (unwrapCall(read.value) ?? {}) as Record<string, unknown>;
+    astro = config;
     const integrations = Array.isArray(config.integrations) ? config.integrations : [];
     const starlight = integrations.find((i) => isCall(i, 'starlight'));
     if (starlight && isCall(starlight)) options = (starlight.args[0] ?? {}) as Record<string, unknown>;
     else note(notes, configName, 'no starlight({…}) integration found: the navigation is made from the folders');
   }
-  const docsDir = join(src, 'src/content/docs');
-  const docs = await readDocs(docsDir, notes, (p) => `src/content/docs/${p}`);
+  // `locales: { root: {…}, fr: {…} }` keeps the site's own pages at the root and a folder per other
+  // locale; with `defaultLocale: 'en'` and no root, the site's own pages are in en/ and served under /en/.
+  const localeMap = options.locales && typeof options.locales === 'object' ? options.locales as Record<string, unknown> : {};
+  const localeKeys = Object.keys(localeMap);
+  const defaultFolder = localeKeys.includes('root') ? undefined
+    : typeof options.defaultLocale === 'string' && localeKeys.includes(options.defaultLocale) ? options.defaultLocale : localeKeys[0];
+  const langOf = (key: string) => {
+    const entry = localeMap[key] as Record<string, unknown> | undefined;
+    return typeof entry?.lang === 'string' ? entry.lang : key;
+  };
+  const split = splitLocaleFolders(await readDocs(join(src, 'src/content/docs'), notes, (p) => `src/content/docs/${p}`),
+    join(src, 'src/content/docs'), localeKeys.filter((k) => k !== 'root'), (p) => `src/content/docs/${p}`, defaultFolder);
+  const { docs, docsDir, label } = split;
   const slugOf = (doc: SourceDoc) => typeof doc.frontMatter.slug === 'string' ? doc.frontMatter.slug
     : doc.path.replace(/\.mdx?$/, '').replace(/(^|\/)index$/, '').toLowerCase();
   const bySlug = new Map(docs.map((d) => [slugOf(d), d]));
@@ -55,12 +70,18 @@ export async function readStarlight(src: string): Promise<SourceSite> {
     const sidebar = doc.frontMatter.sidebar as Record<string, unknown> | undefined;
     if (sidebar && typeof sidebar === 'object') {
       for (const key of Object.keys(sidebar)) {
-        if (key !== 'order' && key !== 'label') note(notes, `src/content/docs/${doc.path}`, `front matter \`sidebar.${key}\` not carried over`);
+        if (key !== 'order' && key !== 'label') noteAt(notes, label(doc.path), doc.keyLines?.sidebar ?? 1, `front matter \`sidebar.${key}\``, 'not carried over');
       }
       if (typeof sidebar.label === 'string') doc.frontMatter.sidebar_label = sidebar.label;
     }
   }
   const title = typeof options.title === 'string' ? options.title
     : options.title && typeof options.title === 'object' ? String(Object.values(options.title)[0]) : 'Documentation';
-  return { tool: 'starlight', name: title, description: typeof options.description === 'string' ? options.description : undefined, docsDir, docs, nav, consumedKeys: ['sidebar'], notes };
+  const defaultLocale = defaultFolder ?? (localeKeys.includes('root') ? langOf('root') : undefined);
+  return {
+    tool: 'starlight', name: title, description: typeof options.description === 'string' ? options.description : undefined,
+    root: src, docsDir, label, staticDirs: [join(src, typeof astro.publicDir === 'string' ? astro.publicDir : 'public')], baseUrl: basePath(astro.base), origin: originOf(astro.site),
+    urlOf: (doc, locale) => `${locale ? `/${locale}` : defaultFolder ? `/${defaultFolder}` : ''}${starlightUrl(doc)}`,
+    defaultLocale, translations: split.translations, docs, nav, consumedKeys: ['sidebar'], notes,
+  };
 }

@@ -4,13 +4,14 @@
  * a topic per document. Bodies keep the source's Markdown (admonitions as written; tab groups in Signpost's `::::tabs`); what does
  * not come across is noted per file.
  */
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join, posix, relative } from 'node:path';
-import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { stringify } from 'yaml';
-import { note, type NavItem, type SourceDoc, type SourceSite } from './model.ts';
+import { note, noteAt, type NavItem, type SourceDoc, type SourceSite } from './model.ts';
 import { convertTabs } from './tabs.ts';
 import { convertMdx, docHref } from './mdx.ts';
+import { Assets, rewriteLinks, type LinkScope, type LinkStats } from './links.ts';
+import { stripNumberPrefix, urlKey } from './source-urls.ts';
 
 export interface MigrateResult {
   product: string;
@@ -19,6 +20,41 @@ export interface MigrateResult {
   topicSets: number;
   topics: number;
   notes: Map<string, string[]>;
+  /** Links rewritten and kept as text, and files copied into the tree. */
+  links: LinkStats & { images: number };
+  /** Entries of redirects.yaml: one per page of the source site served elsewhere now. */
+  redirects: number;
+}
+
+/** Signpost's page languages, by the tools' locale codes. */
+function signpostLanguage(locale: string): 'ja-JP' | undefined {
+  return /^ja([-_]|$)/i.test(locale) ? 'ja-JP' : undefined;
+}
+const LANGUAGE_NAMES: Record<string, string> = { 'ja-JP': '日本語' };
+
+/** Source URL (compared as urlKey) → document path; a locale's pages with and without their prefix. */
+function urlTable(site: SourceSite, docs: SourceDoc[], locale?: string): Map<string, string> {
+  const table = new Map<string, string>();
+  for (const doc of docs) {
+    table.set(urlKey(site.urlOf(doc, locale)), doc.path);
+    if (locale) table.set(urlKey(site.urlOf(doc)), doc.path);
+  }
+  return table;
+}
+
+/** Description, date and draft, as every topic carries them; the front matter left over is noted at its line. */
+function commonFields(doc: SourceDoc, site: SourceSite, file: string, notes: Map<string, string[]>): Record<string, unknown> {
+  const fm = doc.frontMatter;
+  const fields: Record<string, unknown> = {};
+  const description = str(fm.description);
+  if (description) fields.metaDescription = description.length > 300 ? `${description.slice(0, 297)}…` : description;
+  const date = dateOf(fm.last_update) ?? dateOf(fm.lastUpdated) ?? dateOf(fm.date);
+  if (date) fields.lastPublished = date;
+  if (fm.draft === true) fields.published = false;
+  for (const key of Object.keys(fm)) {
+    if (!MAPPED.has(key) && !site.consumedKeys.includes(key)) noteAt(notes, file, doc.keyLines?.[key] ?? 1, `front matter \`${key}\``, 'not carried over');
+  }
+  return fields;
 }
 
 /** Front matter every tool shares that becomes a Signpost field (the rest is noted). */
@@ -28,7 +64,8 @@ export function slugify(text: string): string {
   return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80);
 }
 
-export async function writeTree(site: SourceSite, out: string, sourceLabel: (docPath: string) => string): Promise<MigrateResult> {
+/** `_sourceLabel` is the site's own `label` now (kept so callers need not change). */
+export async function writeTree(site: SourceSite, out: string, _sourceLabel?: (docPath: string) => string): Promise<MigrateResult> {
   const notes = site.notes;
   const product = slugify(site.name) || 'docs';
   const files: string[] = [];
@@ -133,43 +170,111 @@ export async function writeTree(site: SourceSite, out: string, sourceLabel: (doc
   }
   if (loose.length > 0) collections.unshift({ id: unique(ids, `${product}-overview`), title: 'Overview', children: loose });
   const unlisted = site.docs.filter((d) => !used.has(d.path));
-  for (const doc of unlisted) note(notes, sourceLabel(doc.path), 'not in the navigation: listed in the collection "More pages"');
+  for (const doc of unlisted) noteAt(notes, site.label(doc.path), 1, 'a page not in the navigation', 'listed in the collection "More pages"');
   if (unlisted.length > 0) collections.push({ id: unique(ids, `${product}-more-pages`), title: 'More pages', children: unlisted.map(topicId) });
 
-  // Slugs share one namespace per product (/{product}/docs/{slug}): collections and topic sets first.
-  for (const c of collections) {
-    await write(`collections/${c.id}.yaml`, yaml({ id: c.id, title: c.title, slug: unique(slugs, slugify(c.title)), context: product, children: c.children }));
-  }
-  for (const s of topicSets) {
-    await write(`topic-sets/${s.id}.md`, `---\n${yaml({ id: s.id, title: s.title, slug: unique(slugs, slugify(s.title)), context: product, topics: s.topics })}---\n`);
-  }
+  // Each page's topic file, known before any body is written so that links between pages can follow them.
+  const topicPath = (prefix: string, docPath: string) => `${prefix}/${docPath.replace(/\.mdx$/, '.md')}`;
+  const ownScope: LinkScope = {
+    docsDir: site.docsDir, docs: byPath, byUrl: urlTable(site, site.docs),
+    topicFile: (p) => (byPath.has(p) ? topicPath(`topics/${product}`, p) : undefined),
+  };
+  const translations = site.translations.map((t) => ({ ...t, language: signpostLanguage(t.locale) }));
+  const carried = translations.filter((t) => t.language);
+  const scopes = carried.map((t): LinkScope & { translation: typeof t } => {
+    const docs = new Map(t.docs.map((d) => [d.path, d]));
+    return { translation: t, locale: t.locale, docsDir: t.docsDir, docs, byUrl: urlTable(site, t.docs, t.locale), fallback: ownScope,
+      topicFile: (p) => (docs.has(p) ? topicPath(`topics/${product}/${t.locale}`, p) : undefined) };
+  });
+  ownScope.others = scopes;
+  ownScope.leftOut = new Map(translations.filter((t) => !t.language).flatMap((t) => t.docs.map((d) => [urlKey(site.urlOf(d, t.locale)), t.locale] as const)));
+  const assets = new Assets(site, out, product, [
+    ...scopes.map((s) => ({ dir: s.docsDir, prefix: `topics/${product}/${s.locale}` })).filter((s) => s.dir !== site.docsDir),
+    { dir: site.docsDir, prefix: `topics/${product}` },
+  ]);
+  const stats: LinkStats = { rewritten: 0, asText: 0 };
+  const origin = site.origin ? `${site.origin.replace(/\/+$/, '')}${site.baseUrl.replace(/\/$/, '')}` : undefined;
+  const redirects: { from: string; to: string }[] = [];
+  const redirect = (doc: SourceDoc, locale: string | undefined, slug: string) => {
+    // As a browser asks for it: a space or a non-ASCII letter percent-encoded.
+    const from = encodeURI(site.urlOf(doc, locale));
+    const to = `/${product}/docs/${slug}`;
+    // The site's root (and a locale's, `/ja/`) is the help centre's home now; a page of the old site served
+    // there is reached by its topic path.
+    const key = urlKey(from);
+    if (key === '/' || (locale && key === `/${locale.toLowerCase()}`) || from === to || redirects.some((r) => r.from === from)) return;
+    redirects.push({ from, to });
+  };
+
   let topicCount = 0;
   const hosts = { videoHosts: new Set<string>(), embedHosts: new Set<string>() };
+  const englishSlugs = new Map<string, string>();
   for (const doc of site.docs) {
     const id = topicOf.get(doc.path) ?? topicId(doc);
-    const file = sourceLabel(doc.path);
-    const { body, heading } = convertBody(doc, site, file, notes, hosts);
+    const file = site.label(doc.path);
+    const linked = { ...doc, body: await rewriteLinks(doc, ownScope, site, assets, notes, file, stats, origin) };
+    const { body, heading } = convertBody(linked, site, file, notes, hosts);
     const fm = doc.frontMatter;
     const title = str(fm.title) ?? heading ?? labels.get(doc.path) ?? humaniseFile(doc.path);
     const label = str(fm.sidebar_label) ?? labels.get(doc.path);
     const slugSource = str(fm.slug)?.split('/').filter(Boolean).pop() ?? doc.path.replace(/\.mdx?$/, '').replace(/\/(index|readme)$/i, '').split('/').pop() ?? '';
     const fields: Record<string, unknown> = { id, title };
     if (label && label !== title) fields.shortTitle = label;
-    fields.slug = unique(slugs, slugify(/^(index|readme)$/i.test(slugSource) ? title : slugSource) || slugify(title));
+    fields.slug = unique(slugs, slugify(/^(index|readme)$/i.test(slugSource) ? title : stripNumberPrefix(slugSource)) || slugify(title));
+    englishSlugs.set(doc.path, fields.slug as string);
     fields.context = product;
-    const description = str(fm.description);
-    if (description) fields.metaDescription = description.length > 300 ? `${description.slice(0, 297)}…` : description;
-    const date = dateOf(fm.last_update) ?? dateOf(fm.lastUpdated) ?? dateOf(fm.date);
-    if (date) fields.lastPublished = date;
-    if (fm.draft === true) fields.published = false;
-    for (const key of Object.keys(fm)) {
-      if (!MAPPED.has(key) && !site.consumedKeys.includes(key)) note(notes, file, `front matter \`${key}\` not carried over`);
-    }
-    const target = `topics/${product}/${doc.path.replace(/\.mdx$/, '.md')}`;
+    Object.assign(fields, commonFields(doc, site, file, notes));
+    const target = topicPath(`topics/${product}`, doc.path);
     await write(target, `---\n${yaml(fields)}---\n${body.startsWith('\n') ? '' : '\n'}${body}`);
+    redirect(doc, undefined, fields.slug as string);
     topicCount++;
-    await copyImages(doc, site, out, target, file, notes, files);
   }
+
+  // Slugs share one namespace per product (/{product}/docs/{slug}): the pages took theirs first, since
+  // their slugs carry the old URLs; a collection or topic set named like a page is numbered instead.
+  for (const c of collections) {
+    await write(`collections/${c.id}.yaml`, yaml({ id: c.id, title: c.title, slug: unique(slugs, slugify(c.title)), context: product, children: c.children }));
+  }
+  for (const s of topicSets) {
+    await write(`topic-sets/${s.id}.md`, `---\n${yaml({ id: s.id, title: s.title, slug: unique(slugs, slugify(s.title)), context: product, topics: s.topics })}---\n`);
+  }
+  // Translations Signpost has a language for become topics in that language, linked to their page by
+  // id (`<page id>-<locale>`), in a collection of their own; the others are listed, never merged in.
+  for (const t of translations.filter((x) => !x.language)) {
+    const named = t.docs.slice(0, 3).map((d) => t.label(d.path)).join(', ') + (t.docs.length > 3 ? ` and ${t.docs.length - 3} more` : '');
+    note(notes, t.label('').replace(/\/$/, ''), `locale "${t.locale}": ${t.docs.length} translated page${t.docs.length === 1 ? '' : 's'} (${named}) not carried over — Signpost pages are in English or Japanese`);
+  }
+  for (const scope of scopes) {
+    const t = scope.translation;
+    const children: string[] = [];
+    const stem = (p: string) => p.replace(/\.mdx?$/, '');
+    const order = new Map([...topicOf.keys()].map((p, i) => [stem(p), i]));
+    for (const doc of [...t.docs].sort((a, b) => (order.get(stem(a.path)) ?? Infinity) - (order.get(stem(b.path)) ?? Infinity))) {
+      const file = t.label(doc.path);
+      // A translation may be .md where its page is .mdx, or the other way round.
+      const source = byPath.get(doc.path) ?? site.docs.find((d) => d.path.replace(/\.mdx?$/, '') === doc.path.replace(/\.mdx?$/, ''));
+      const base = source ? topicOf.get(source.path) ?? topicId(source) : `${product}-${slugify(doc.path.replace(/\.mdx?$/, '')) || 'home'}`;
+      const id = unique(ids, `${base}-${slugify(t.locale)}`);
+      if (!source) note(notes, file, `a ${t.locale} page with no page of the site's own language at ${doc.path}: written on its own`);
+      const linked = { ...doc, body: await rewriteLinks(doc, scope, site, assets, notes, file, stats, origin) };
+      const { body, heading } = convertBody(linked, site, file, notes, hosts);
+      const title = str(doc.frontMatter.title) ?? heading ?? humaniseFile(doc.path);
+      const slug = unique(slugs, `${(source && englishSlugs.get(source.path)) || slugify(title) || 'page'}-${slugify(t.locale)}`);
+      const fields: Record<string, unknown> = { id, title, slug, context: product, language: t.language, ...commonFields(doc, site, file, notes) };
+      if (str(doc.frontMatter.sidebar_label) && str(doc.frontMatter.sidebar_label) !== title) fields.shortTitle = str(doc.frontMatter.sidebar_label);
+      await write(scope.topicFile(doc.path) as string, `---\n${yaml(fields)}---\n${body.startsWith('\n') ? '' : '\n'}${body}`);
+      redirect(doc, t.locale, slug);
+      children.push(id);
+      topicCount++;
+    }
+    if (children.length > 0) {
+      const id = unique(ids, `${product}-${slugify(t.locale)}`);
+      await write(`collections/${id}.yaml`, yaml({ id, title: LANGUAGE_NAMES[t.language as string] ?? t.locale, slug: unique(slugs, slugify(`docs-${t.locale}`)),
+        context: product, language: t.language, children }));
+    }
+  }
+  files.push(...assets.files);
+  if (redirects.length > 0) await write('redirects.yaml', stringify(redirects, { lineWidth: 0 }));
 
   // The players and pages the bodies embed are allowed by name.
   const allow = Object.fromEntries(Object.entries(hosts).filter(([, set]) => set.size > 0).map(([key, set]) => [key, [...set].sort()]));
@@ -179,7 +284,8 @@ export async function writeTree(site: SourceSite, out: string, sourceLabel: (doc
   await write(`pages/${product}-docs.yaml`, yaml({ id: `${product}-docs`, pageType: 'documentedProduct', title: `${site.name} documentation`, context: product,
     ...(site.description ? { metaDescription: site.description.slice(0, 300) } : {}), collections: collections.map((c) => c.id) }));
   await write('pages/not-found.md', `---\n${yaml({ id: 'not-found', pageType: 'notFound', title: 'Page not found' })}---\nThat page does not exist. Try the search or the documentation home.\n`);
-  return { product, files, collections: collections.length, topicSets: topicSets.length, topics: topicCount, notes };
+  return { product, files, collections: collections.length, topicSets: topicSets.length, topics: topicCount, notes,
+    links: { ...stats, images: assets.count }, redirects: redirects.length };
 }
 
 /** The body as Signpost takes it: the title heading out, MDX components and tab groups converted (mdx.ts), the rest as the source wrote it. */
@@ -226,34 +332,6 @@ function convertBody(doc: SourceDoc, site: SourceSite, file: string, notes: Map<
   const tabs = site.tool === 'mkdocs' ? convertTabs(out, site.tool) : { lines: out };
   while (tabs.lines.length > 0 && tabs.lines[0]?.trim() === '') tabs.lines.shift();
   return { body: tabs.lines.join('\n'), ...(heading !== undefined ? { heading } : {}) };
-}
-
-/** Images a document names by a relative path are copied beside the topic, where its links expect them. */
-async function copyImages(doc: SourceDoc, site: SourceSite, out: string, target: string, file: string, notes: Map<string, string[]>, files: string[]) {
-  const seen = new Set<string>();
-  for (const match of doc.body.matchAll(/!\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)|<img\s[^>]*src=["']([^"']+)["']/g)) {
-    const src = decodeURI(match[1] ?? match[2] ?? '');
-    if (!src || seen.has(src) || /^(https?:|data:)/.test(src)) continue;
-    seen.add(src);
-    if (src.startsWith('/')) {
-      note(notes, file, `image ${src} is a path of the old site: put the file in the content tree and link it relatively`);
-      continue;
-    }
-    const from = posix.normalize(posix.join(posix.dirname(doc.path), src));
-    if (from.startsWith('../')) {
-      note(notes, file, `image ${src} is outside the docs folder: copy it beside the page and change the link`);
-      continue;
-    }
-    const source = join(site.docsDir, from);
-    if (!existsSync(source)) {
-      note(notes, file, `image ${src} does not exist`);
-      continue;
-    }
-    const dest = posix.join(posix.dirname(target), src);
-    await mkdir(dirname(join(out, dest)), { recursive: true });
-    await copyFile(source, join(out, dest));
-    files.push(relative(out, join(out, dest)).split('\\').join('/'));
-  }
 }
 
 function str(value: unknown): string | undefined {
