@@ -159,7 +159,7 @@ t.test('starlight: locales, base, public/, links relative to the page URL', asyn
   t.same(notes('src/content/docs/reference/configuration.md'),
     ['line 9: link to /manual/pt-br/ — kept as the text "Em português": a page in locale "pt-br", which is not carried over'], 'a link to a page left out says why');
   t.match(await front('topics/tidewater/index.md'), { slug: 'tidewater' });
-  t.match(await read('topics/tidewater/index.md'), '<LinkCard title="Tides" href="./guides/tides.md" />', 'a component\'s link follows its page too');
+  t.match(await read('topics/tidewater/index.md'), '::link-card{title="Tides" href="./guides/tides.md"}', 'a component\'s link follows its page too');
 
   t.same(redirects, [
     { from: '/guides/getting-started/', to: '/tidewater/docs/getting-started' },
