@@ -199,14 +199,18 @@ export async function writeRedirects(tx: Queryable, fileRedirects: FileRedirect[
       [JSON.stringify(renames)],
     );
   }
-  // Earlier renames follow their entry to where it is now (a chain collapses), or go with it.
+  // Earlier renames go with their entry, or follow it to where it is now (a chain collapses).
+  await tx.query(
+    `delete from content_redirects r where r.source = 'rename'
+       and not exists (select 1 from content_entries e where e.id = r.entry_id and e.path is not null)`,
+  );
   await tx.query(
     `update content_redirects r set to_path = coalesce(
        (select cr.path from content_routes cr where cr.entry_id = r.entry_id and cr.version is not distinct from r.version),
        (select e.path from content_entries e where e.id = r.entry_id))
      where r.source = 'rename'`,
   );
-  await tx.query(`delete from content_redirects r where r.to_path is null or r.to_path = r.from_path or exists (select 1 from content_routes cr where cr.path = r.from_path)`);
+  await tx.query(`delete from content_redirects r where r.to_path = r.from_path or exists (select 1 from content_routes cr where cr.path = r.from_path)`);
   if (fileRedirects.length > 0) {
     // The file's word wins over a rename at the same path.
     await tx.query(

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build, editFile, tempContent } from '../helpers/build.ts';
 
@@ -38,7 +38,9 @@ t.test('moved pages answer 301 to where they are now', async (t) => {
     const old = '/acme-cloud/docs/first-steps';
     t.equal((await get('/acme-cloud/docs/getting-going')).statusCode, 404, 'not found before the rename (the page kept)');
     await editFile(join(dir, TOPIC), 'slug: first-steps', 'slug: getting-going');
-    t.ok((await app.importContentTree(dir)).imported);
+    const renamed = await app.importContentTree(dir);
+    t.ok(renamed.imported);
+    t.notOk(renamed.written.full, 'an incremental import (only what changed written)');
     t.equal((await get('/acme-cloud/docs/getting-going')).statusCode, 200, 'the kept not-found page is gone with the import');
     const moved = await get(`${old}?q=1`);
     t.equal(moved.statusCode, 301);
@@ -67,5 +69,16 @@ t.test('moved pages answer 301 to where they are now', async (t) => {
       { from_path: '/acme-cloud/docs/getting-going', to_path: '/acme-cloud/docs/start-here-now', source: 'rename' },
       { from_path: '/acme-cloud/docs/start-here', to_path: '/acme-cloud/docs/start-here-now', source: 'rename' },
     ], 'stored once per old path, each pointing at the page now');
+
+    // The entry goes: so do the redirects to it.
+    await rm(join(dir, TOPIC));
+    await editFile(join(dir, 'collections/acme-cloud-basics.yaml'), 'acme-cloud-first-steps, ', '');
+    await writeFile(join(dir, 'redirects.yaml'), '- { from: /usage/first-steps, to: /acme-cloud/docs/basics }\n');
+    t.ok((await app.importContentTree(dir)).imported);
+    t.equal((await get('/acme-cloud/docs/getting-going')).statusCode, 404, 'no redirect to a page that is gone');
+    t.same(await app.db.query(`select from_path, to_path, source from content_redirects order by from_path`), [
+      { from_path: '/acme-cloud/docs/first-steps', to_path: '/acme-cloud/docs/new-first-steps', source: 'rename' },
+      { from_path: '/usage/first-steps', to_path: '/acme-cloud/docs/basics', source: 'file' },
+    ], "the file's redirects as the file says now");
   });
 });
