@@ -49,6 +49,7 @@ import flags from './flags/plugin.ts';
 import assistantRoutes from './assistant/routes.tsx';
 import insights from './insights/plugin.tsx';
 import events from './events/plugin.ts';
+import misses from './events/misses.ts';
 
 /**
  * Options for the Fastify instance that hosts the app: request bodies keep unknown fields so the
@@ -135,6 +136,8 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(contentPlugin, { contentDir: config.contentDir, importOnStart: config.importOnStart });
   // First-party analytics (README 'Analytics'): page views as pages go out, POST /api/events, the roll-up.
   await fastify.register(events, { config, clock: opts.clock });
+  // Pages not found: logged, and counted per path and day for staff insights.
+  await fastify.register(misses, { clock: opts.clock });
   // PGlite opened here holds the data directory's lock: other commands go through this server.
   if (!opts.db && !config.databaseUrl) await fastify.register(adminPlugin, { dataDir: config.dataDir, contentDir: config.contentDir });
   await fastify.register(secretsPlugin, { clock: opts.clock });

@@ -4,6 +4,7 @@ import { readDocusaurus } from './docusaurus.ts';
 import { readMkDocs } from './mkdocs.ts';
 import { readStarlight } from './starlight.ts';
 import { writeTree, type MigrateResult } from './tree.ts';
+import { writeChrome } from './chrome.ts';
 import type { SourceSite } from './model.ts';
 
 export const TOOLS = ['docusaurus', 'mkdocs', 'starlight'] as const;
@@ -13,5 +14,8 @@ export async function migrate(tool: Tool, src: string, out: string): Promise<Mig
   const existing = await readdir(out).catch(() => []);
   if (existing.length > 0) throw new Error(`${out} is not empty: choose a new folder for the Signpost tree`);
   const site: SourceSite = tool === 'docusaurus' ? await readDocusaurus(src) : tool === 'mkdocs' ? await readMkDocs(src) : await readStarlight(src);
-  return writeTree(site, out);
+  const result = await writeTree(site, out);
+  // The home, logo, header and support forms every page links to.
+  await writeChrome(site, src, out, result);
+  return result;
 }

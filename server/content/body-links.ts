@@ -193,6 +193,43 @@ function resolveOne(entry: LoadedEntry, site: Site, field: string, ctx: BodyLink
   }
 }
 
+/**
+ * Structural fields (a logo, a favicon, an icon) naming a file of the tree's `assets/` folder, as bodies
+ * may (`/assets/brand/logo.svg` is `assets/brand/logo.svg`): the fields with the file's content-hashed URL,
+ * the file stored with the bodies' ones; undefined when no field names one. `/assets/content/…` with no
+ * such file in the tree still names the application's own folder.
+ */
+export function resolveFieldFiles(entry: LoadedEntry, fields: Record<string, unknown>, ctx: BodyLinkContext): Record<string, unknown> | undefined {
+  let changed = false;
+  const walk = (value: unknown, path: (string | number)[]): unknown => {
+    if (typeof value === 'string') {
+      if (!value.startsWith('/assets/')) return value;
+      const cut = value.search(/[?#]/);
+      const pathPart = cut < 0 ? value : value.slice(0, cut);
+      const inTree = `assets/${decode(pathPart.slice('/assets/'.length))}`;
+      const file = ctx.contentFiles.get(inTree);
+      const report = (reason: string, hint?: string) => ctx.problems.push({ file: entry.file, line: entry.lineOf(path), field: path.join('.'), reason, ...(hint ? { hint } : {}) });
+      if (!file) {
+        if (pathPart.startsWith('/assets/content/') && appContentFileExists(decode(pathPart.slice('/assets/content/'.length)))) return value;
+        report(`${pathPart}: no file ${inTree} in the content tree`, nearestHint([...ctx.contentFiles.keys()], inTree, (p) => `/${p}`));
+        return value;
+      }
+      if (file.size > maxFileBytes() || !file.hash) {
+        report(`${pathPart}: ${inTree} is ${megabytes(file.size)}, over the limit of ${megabytes(maxFileBytes())}`, 'make it smaller, or raise CONTENT_FILE_MAX_BYTES');
+        return value;
+      }
+      ctx.used.set(file.hash, file);
+      changed = true;
+      return fileUrl(file);
+    }
+    if (Array.isArray(value)) return value.map((v, i) => walk(v, [...path, i]));
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, [...path, k])]));
+    return value;
+  };
+  const out = walk(fields, []) as Record<string, unknown>;
+  return changed ? out : undefined;
+}
+
 function decode(value: string): string {
   try {
     return decodeURIComponent(value);

@@ -11,9 +11,10 @@ import { ContentError, type Problem } from './problems.ts';
 import { FREQUENT_TERM, rebuildSearchDocuments, updateSearchDocuments } from '../search/documents.ts';
 import { writeFiles } from './files.ts';
 import { writePassages } from '../assistant/passages.ts';
+import { checkRedirects, REDIRECTS_FILE, writeRedirects } from './redirects.ts';
 
 /** Bump when the importer's output changes, so unchanged content is imported again. */
-export const IMPORT_FORMAT = 7;
+export const IMPORT_FORMAT = 8;
 export const CONTENT_CHANNEL = 'signpost_content';
 const BATCH = 500;
 
@@ -57,7 +58,11 @@ export function checkLoaded(loaded: LoadResult, readMs = 0) {
   const t1 = performance.now();
   const found: Problem[] = loaded.problems.filter((p) => p.severity !== 'warning');
   const warnings = loaded.problems.filter((p) => p.severity === 'warning');
-  const plan = resolveContent(loaded.entries, found, { contentFiles: loaded.contentFiles, treeFiles: loaded.files.map((f) => f.path) });
+  const resolved = resolveContent(loaded.entries, found, { contentFiles: loaded.contentFiles, treeFiles: loaded.files.map((f) => f.path) });
+  const pathOf = new Map(resolved.entries.flatMap((e) => (e.path ? [[e.id, e.path] as const] : [])));
+  const redirects = checkRedirects(loaded.files.find((f) => f.path === REDIRECTS_FILE)?.text, new Set(resolved.routes.map((r) => r.path)),
+    (id) => pathOf.get(id), found);
+  const plan = { ...resolved, redirects };
   movePlanWarnings(found, warnings);
   // One message per file, line (and column, where known) and field: a missing slug is not also a broken link.
   // A body's problems are each their own, though several share a place (an image with no alt and no file).
@@ -105,7 +110,9 @@ export async function importContent(db: Db, dir: string, options: ImportOptions 
   const t1 = performance.now();
   const written = await db.transaction(async (tx) => {
     const hashes = plan.entries.map(rowHash);
+    const before = await tx.query<RouteRow>('select path, entry_id, version from content_routes');
     const written = options.force ? await writeAll(tx, plan, hashes, options) : await writeChanges(tx, plan, hashes, options);
+    await writeRedirects(tx, plan.redirects, before, plan.routes, new Map(plan.entries.flatMap((e) => (e.path ? [[e.id, e.path] as const] : []))));
     await writeFiles(tx, plan.files);
     await tx.query('insert into content_imports (digest, entry_count, source, duration_ms) values ($1, $2, $3, $4)', [
       digest, plan.entries.length, dir, Math.round(performance.now() - t0),

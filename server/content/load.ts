@@ -9,6 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { LineCounter, parseDocument, isMap, isScalar, isCollection, type Document as YamlDocument } from 'yaml';
 import { validateRichTextDocument } from '@contentful/rich-text-types';
 import { ENTRY_KINDS, SINGLE_FILES, type EntryKind } from './schemas.ts';
+import { REDIRECTS_FILE } from './redirects.ts';
 import { parseMarkdown, parseInlineMarkdown, splitFrontMatter, type KbSection } from './markdown.ts';
 import { normaliseHeadings, type Document, type EmbeddedEntry } from './rich-text.ts';
 import { schemaErrors } from './schema-errors.ts';
@@ -199,9 +200,11 @@ function siteVideoHosts(files: { path: string; text: string }[], key: 'videoHost
 export function loadFile(path: string, text: string, problems: Problem[], videoHosts: string[] = [], embedHosts: string[] = []): LoadedEntry | undefined {
   const fail = (at: number | Position, field: string, reason: string, hint?: string) =>
     problems.push({ file: path, ...(typeof at === 'number' ? { line: at } : at), field, reason, ...(hint ? { hint } : {}) });
+  // Not an entry: checked once every page is known (import.ts, redirects.ts).
+  if (path === REDIRECTS_FILE) return undefined;
   const kindDef = kindOf(path);
   if (!kindDef) {
-    fail(1, 'file', 'not a content file: expected site.yaml, header.yaml, search.yaml or a .md/.yaml file in one of the folders ' +
+    fail(1, 'file', 'not a content file: expected site.yaml, header.yaml, search.yaml, redirects.yaml or a .md/.yaml file in one of the folders ' +
       [...FOLDER_KIND.keys()].join(', ') + `, or a file a body uses (${Object.keys(FILE_TYPES).join(' ')})`);
     return undefined;
   }

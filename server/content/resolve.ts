@@ -12,7 +12,7 @@ import { formProblems } from './forms.ts';
 import { checkSite } from './site-checks.ts';
 import { deploymentValue, storedDeployment } from './deployments.ts';
 import { checkDocument, headingAnchors, renderRichText, type LinkList, type LinkedEntry } from '../../views/rich-text/rich-text.tsx';
-import { resolveBodyLinks, type Body, type BodyLinkContext } from './body-links.ts';
+import { resolveBodyLinks, resolveFieldFiles, type Body, type BodyLinkContext } from './body-links.ts';
 import type { ContentFile, StoredFileRow } from './files.ts';
 import { fileType } from './files.ts';
 import { isRuntimePath } from './runtime-paths.ts';
@@ -376,7 +376,8 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[], optio
   const entries: EntryRow[] = [];
   for (const entry of loaded) {
     if (byId.get(entry.id) !== entry) continue;
-    const f = entry.fields;
+    // A logo or icon from the tree's assets/ folder is served like a body's image.
+    const f = resolveFieldFiles(entry, entry.fields, linkContext) ?? entry.fields;
     const ctx = contextOf.get(entry.id);
     const product = productOfContext(ctx)?.fields as Product | undefined;
     let html: string | null = null;

@@ -527,4 +527,29 @@ export const migrations: Migration[] = [
       create index ended_sessions_expires_idx on ended_sessions (expires_at);
     `,
   },
+  {
+    version: 16,
+    name: 'redirects and missed pages',
+    sql: /* sql */ `
+      -- Old paths answered with a 301 (server/content/redirects.ts): 'file' rows are the content's
+      -- redirects.yaml, replaced by every import; 'rename' rows are paths an entry answered on before an
+      -- import moved it, kept (their target followed to the entry's current path) until a page takes the path.
+      create table content_redirects (
+        from_path  text primary key,
+        to_path    text not null,
+        source     text not null check (source in ('file', 'rename')),
+        entry_id   text,
+        version    text,
+        created_at timestamptz not null default now()
+      );
+      create index content_redirects_entry_idx on content_redirects (entry_id);
+      -- Requests the not-found page answered, per path and UTC day (server/routes/misses.ts); bounded there.
+      create table page_misses (
+        day   date not null,
+        path  text not null,
+        count bigint not null,
+        primary key (day, path)
+      );
+    `,
+  },
 ];

@@ -214,3 +214,18 @@ export async function dwell(db: Queryable, r: InsightsRange): Promise<Dwell[]> {
 export async function supportRequestsFrom(db: Queryable, r: InsightsRange): Promise<SupportFrom[]> {
   return (await countByPath(db, r, 'support_request')).map((x) => ({ path: x.path, title: x.title, requests: x.count }));
 }
+
+export interface MissedPath { path: string; requests: number; redirect: string | null }
+
+/**
+ * Paths the not-found page answered (page_misses, server/events/misses.ts), most requested first, with
+ * the redirect that now sends them on when one was added since. Misses belong to no product: the product
+ * filter does not apply.
+ */
+export async function missingPages(db: Queryable, r: InsightsRange): Promise<MissedPath[]> {
+  const rows = await db.query<{ path: string; requests: unknown; redirect: string | null }>(
+    `select t.path, t.requests, (select cr.to_path from content_redirects cr where cr.from_path = t.path) as redirect from (
+       select m.path, sum(m.count) as requests from page_misses m where m.day between $1::date and $2::date group by m.path) t
+      order by t.requests desc, t.path limit $3`, [r.from, r.to, TABLE_LIMIT]);
+  return rows.map((x) => ({ path: x.path, requests: n(x.requests), redirect: x.redirect }));
+}

@@ -4,6 +4,7 @@
  */
 import type { Db, Queryable } from '../db/driver.ts';
 import * as q from './queries.ts';
+import { search } from '../search/engine.ts';
 import type { InsightsRange } from './queries.ts';
 import type { InsightsCell, InsightsTableModel } from '../../views/pages/insights-page.tsx';
 
@@ -23,6 +24,8 @@ interface TableSpec {
   columns: [string, 'text' | 'number'][];
   chart: { label: number; value: number; unit: string };
   load(db: Queryable, range: InsightsRange): Promise<Cell[][]>;
+  /** Fills in what needs the whole database (a search), once the rows are read. */
+  complete?(db: Db, rows: Cell[][]): Promise<Cell[][]>;
 }
 
 const txt = (text: string, href?: string): Cell => ({ text, href });
@@ -111,6 +114,23 @@ export const TABLES: Record<Section, Record<string, TableSpec>> = {
         x.averageMs === null ? txt('no views') : num(Math.round(x.averageMs / 100) / 10),
       ]),
     },
+    missing: {
+      title: 'Missing pages', about: 'Paths that answered "page not found", most requested first (every product), with where to send them: the redirect added since, else the best search hit for the words of the path. Add a redirect in redirects.yaml.',
+      columns: [['Path', 'text'], ['Requests', 'number'], ['Suggested target', 'text'], ['Suggested by', 'text']],
+      chart: { label: 0, value: 1, unit: 'requests' },
+      load: async (db, r) => (await q.missingPages(db, r)).map((x) => [
+        txt(x.path), num(x.requests), x.redirect ? txt(x.redirect, x.redirect) : txt(''), txt(x.redirect ? 'redirect' : ''),
+      ]),
+      complete: async (db, rows) => {
+        for (const row of rows) {
+          if (row[3]?.text === 'redirect') continue;
+          const hit = await suggestedTarget(db, row[0]?.text ?? '');
+          row[2] = hit ? txt(`${hit.title} (${hit.url})`, hit.url) : txt('none found');
+          row[3] = txt(hit ? `search for "${hit.query}"` : '');
+        }
+        return rows;
+      },
+    },
     support: {
       title: 'Pages with a support request', about: 'Pages a support request was filed from.',
       columns: [...PAGE_COLUMNS, ['Requests', 'number']],
@@ -131,11 +151,29 @@ export function tableSpec(section: Section, id: string): TableSpec | undefined {
 export async function loadTable(db: Queryable, section: Section, id: string, range: InsightsRange): Promise<InsightsTable | undefined> {
   const spec = tableSpec(section, id);
   if (!spec) return undefined;
+  const rows = await spec.load(db, range);
   return {
     id, title: spec.title, about: spec.about, chart: spec.chart,
     columns: spec.columns.map(([c]) => c), numeric: spec.columns.map(([, k]) => k === 'number'),
-    rows: await spec.load(db, range),
+    rows: spec.complete && isDb(db) ? await spec.complete(db, rows) : rows,
   };
+}
+
+const isDb = (db: Queryable): db is Db => typeof (db as Partial<Db>).transaction === 'function';
+
+/** The words of a path a search can use: letters and digits, not the site's own route words. */
+const ROUTE_WORDS = new Set(['docs', 'doc', 'kb', 'en', 'ja', 'html', 'htm', 'md', 'index', 'page', 'pages', 'www']);
+export function pathWords(path: string): string {
+  return path.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1 && !/^\d+$/.test(w) && !ROUTE_WORDS.has(w)).slice(0, 8).join(' ');
+}
+
+/** The best search hit for the words of a missed path, as the results page would rank it. */
+async function suggestedTarget(db: Db, path: string): Promise<{ title: string; url: string; query: string } | undefined> {
+  const query = pathWords(path);
+  if (!query) return undefined;
+  const found = await search(db, { query, pagination: { from: 0, size: 1 }, facets: { enable: false }, highlights: { enable: false } }, { suggest: false });
+  const top = found.results[0]?.content;
+  return top ? { title: top.title, url: top.url, query } : undefined;
 }
 
 /** The event types each section's tables count. */
@@ -151,5 +189,12 @@ export async function loadSection(db: Db, section: Section, range: InsightsRange
     const out: InsightsTable[] = [];
     for (const id of Object.keys(TABLES[section])) out.push((await loadTable(tx, section, id, snapshot)) as InsightsTable);
     return out;
+  }).then(async (tables) => {
+    // Searches run in transactions of their own, after the counts' one.
+    for (const table of tables) {
+      const spec = tableSpec(section, table.id);
+      if (spec?.complete) table.rows = await spec.complete(db, table.rows);
+    }
+    return tables;
   });
 }

@@ -22,6 +22,7 @@ import { notFoundPage, plainPageLoader } from '../pages/loaders/not-found.tsx';
 import { resourcesPage } from '../pages/loaders/resources.tsx';
 import { versionSwitch } from '../pages/loaders/version-switch.tsx';
 import { previewErrorPage } from '../pages/loaders/preview-error.tsx';
+import { MAX_REDIRECT_PATH, normalPath, readRedirects, redirectLocation } from '../content/redirects.ts';
 
 export interface PagesOptions {
   config: PagesConfig;
@@ -66,9 +67,28 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
   async function notFound(request: FastifyRequest, reply: FastifyReply) {
     // A new site's first import: the page may exist in a minute, so it is not a 404 (issue 25 item 11).
     if (app.contentStarting()) return reply.siteStarting();
+    const moved = await redirectOf(request);
+    if (moved) return reply.header('cache-control', 'public, max-age=3600').redirect(moved, 301);
     return sendShared(reply, await notFoundPage(ctx, request));
   }
   app.setNotFoundHandler(notFound);
+
+  /** Where a moved page is now (redirects.ts), with the request's query passed on; undefined when it did not move. */
+  async function redirectOf(request: FastifyRequest): Promise<string | undefined> {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
+    const [rawPath = '/', query = ''] = request.url.split(/\?(.*)/s);
+    let path: string;
+    try {
+      path = normalPath(decodeURIComponent(rawPath));
+    } catch {
+      return undefined;
+    }
+    if (path.length > MAX_REDIRECT_PATH) return undefined;
+    // Every redirect at once, once per content version: a miss costs a map lookup, whatever the path.
+    const redirects = await app.content.memo('redirects', () => readRedirects(app.db));
+    const to = redirects.get(path);
+    return to === undefined ? undefined : redirectLocation(to, query);
+  }
 
   // Related resources of a product (spec §2): /{resourceSlug}/resources.
   app.get<{ Params: { slug: string } }>('/:slug/resources', async (request, reply) => {
