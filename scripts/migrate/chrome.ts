@@ -155,7 +155,10 @@ export async function writeChrome(site: SourceSite, src: string, out: string, re
   const logoUrl = `/${logo}`;
 
   const description = site.description?.trim() || `Documentation for ${site.name}.`;
+  // What the tree already put in site.yaml (the hosts of embedded players and pages) stays.
+  const written = parse(await readFile(join(out, 'site.yaml'), 'utf8').catch(() => '')) as Record<string, unknown> | null;
   await write('site.yaml', yaml({
+    ...written,
     id: 'site', siteName: site.name, brand: site.name, legalName: site.name, publisher: site.name, language: 'en-US', logo: logoUrl,
     ...(logo.endsWith('.svg') || logo.endsWith('.png') ? { favicon: logoUrl } : {}),
     moreWaysToGetHelp: [{ label: 'Contact support', href: '/contact' }],

@@ -54,7 +54,7 @@ const FOLDER_KIND = new Map<string, keyof typeof ENTRY_KINDS>(
  * accounts (server/identity/demo-accounts.ts reads them) and the flag definitions (server/flags/), never
  * imported as content.
  */
-export const NON_ENTRY_FILES = new Set(['demo-accounts.yaml', 'flags.json', 'redirects.yaml']);
+export const NON_ENTRY_FILES = new Set(['demo-accounts.yaml', 'flags.json']);
 
 export async function listContentFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
