@@ -3,7 +3,7 @@
  * evaluator): defaults, targeting by role and e-mail domain hash, rollout stickiness and spread, file
  * reload, a broken file; the evaluation context and the AI widget's place rule.
  */
-import { writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import { createHash, randomUUID } from 'node:crypto';
 import t from 'tap';
 import { OpenFeature, type Client, type Logger } from '@openfeature/server-sdk';
@@ -82,7 +82,10 @@ t.test('an edited file is seen by the next evaluation; a broken one is refused w
   t.pass('reloaded');
 
   const broken = definitions({ 'csm-ai-agent-on-sac': booleanFlag('off') }).replace('"defaultVariant": "off"', '"defaultVariant": "off",,');
-  await writeFile(file, broken);
+  // Written aside and renamed in, so the watcher never reads the file half-written (an empty file is
+  // refused too, at line 1, which is not the mistake this checks).
+  await writeFile(`${file}.next`, broken);
+  await rename(`${file}.next`, file);
   await until(async () => loads.at(-1)?.loaded === false, 'the refusal');
   const problem = loads.at(-1)?.problems[0];
   t.equal(problem?.file, file);
