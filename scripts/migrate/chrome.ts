@@ -155,10 +155,13 @@ export async function writeChrome(site: SourceSite, src: string, out: string, re
   const logoUrl = `/${logo}`;
 
   const description = site.description?.trim() || `Documentation for ${site.name}.`;
+  // The players and pages the bodies embed, which writeTree allowed by name, stay allowed.
+  const written = parse(await readFile(join(out, 'site.yaml'), 'utf8').catch(() => '')) as Record<string, unknown> | null;
+  const hosts = Object.fromEntries((['videoHosts', 'embedHosts'] as const).flatMap((key) => (written?.[key] ? [[key, written[key]]] : [])));
   await write('site.yaml', yaml({
     id: 'site', siteName: site.name, brand: site.name, legalName: site.name, publisher: site.name, language: 'en-US', logo: logoUrl,
     ...(logo.endsWith('.svg') || logo.endsWith('.png') ? { favicon: logoUrl } : {}),
-    moreWaysToGetHelp: [{ label: 'Contact support', href: '/contact' }],
+    moreWaysToGetHelp: [{ label: 'Contact support', href: '/contact' }], ...hosts,
   }));
   siteNotes.push('brand, legalName and publisher: the site name; change them to yours');
 
