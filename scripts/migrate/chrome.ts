@@ -189,6 +189,18 @@ export async function writeChrome(site: SourceSite, src: string, out: string, re
     id: 'contact', pageType: 'contact', title: 'Contact support', tagline: 'Tell us what is happening and we will answer by e-mail.',
     metaDescription: `Send a support request about ${site.name}.`.slice(0, 300), form: 'contact-form',
   }));
+  // Japanese pages (tree.ts makes ja translations ja-JP topics) link their locale's home and contact page.
+  const japanese = site.translations.some((t) => /^ja([-_]|$)/i.test(t.locale));
+  if (japanese) {
+    await write('pages/home-ja.yaml', yaml({
+      id: 'home-ja', pageType: 'home', language: 'ja-JP', path: '/ja', title: `${site.name} ヘルプ`,
+      tagline: `${site.name} のドキュメントとサポート。`, metaDescription: `${site.name} のドキュメントとヘルプ。`.slice(0, 300),
+    }));
+    await write('pages/contact-ja.yaml', yaml({
+      id: 'contact-ja', pageType: 'contact', language: 'ja-JP', path: '/ja/contact', title: 'サポートへのお問い合わせ',
+      tagline: 'ご用件をお知らせください。メールでお答えします。', metaDescription: `${site.name} についてのサポートリクエストを送信します。`.slice(0, 300), form: 'contact-form',
+    }));
+  }
   notes.set('site.yaml', siteNotes);
-  notes.set('pages/home.yaml', ['written: a home page, the product landing page, the contact page and its form, and the report-a-problem form, in generic words; change them to yours']);
+  notes.set('pages/home.yaml', [`written: a home page, the product landing page, the contact page and its form, and the report-a-problem form${japanese ? ', and the Japanese home and contact page' : ''}, in generic words; change them to yours`]);
 }

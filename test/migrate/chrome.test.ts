@@ -92,3 +92,16 @@ t.test('starlight: logo.src from the project; a missing file is reported and rep
   const { result } = await migrated(t, 'starlight', src);
   t.match(result.notes.get('site.yaml'), [/astro\.config\.mjs starlight logo\.src names \.\/src\/assets\/gone\.svg does not exist: assets\/brand\/logo\.svg is made from the site's initials/]);
 });
+
+/**
+ * A site with Japanese pages gets the Japanese home and contact page their header and footer link
+ * (`/ja`, `/ja/contact`): on a real Starlight site both answered 404 from every Japanese page.
+ */
+t.test('starlight with a Japanese locale: a home and contact page in Japanese', async (t) => {
+  const { out, result } = await migrated(t, 'starlight', join(FIXTURES, 'starlight-i18n'));
+  const { plan } = await checkContent(out);
+  const paths = new Set(plan.routes.map((r) => r.path));
+  t.ok(paths.has('/ja') && paths.has('/ja/contact'), 'pages at /ja and /ja/contact');
+  t.match(parse(await readFile(join(out, 'pages/home-ja.yaml'), 'utf8')), { pageType: 'home', language: 'ja-JP', path: '/ja' });
+  t.match(result.notes.get('pages/home.yaml'), [/Japanese/]);
+});
