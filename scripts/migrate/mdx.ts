@@ -119,7 +119,8 @@ export function convertMdx(source: string[], options: MdxOptions): MdxResult {
       const m = found.exec(masked);
       if (!m) break;
       let tag = readTag(text, m.index);
-      while (!tag && i + 1 < source.length && i - (at - options.firstLine) < 30) {
+      // A real page's attribute (a list of videos as a JavaScript literal) ran to 40 lines and more.
+      while (!tag && i + 1 < source.length && i - (at - options.firstLine) < 300) {
         text += `\n${source[++i] as string}`;
         tag = readTag(text, m.index);
       }

@@ -110,3 +110,11 @@ t.test('imports are removed and noted at their lines, MDX comments removed', asy
   t.same(r.lines, ['', 'Text  here.', 'After.']);
   t.same(r.notes, ['line 10: MDX import removed: `import Tabs from \'@theme/Tabs\';`']);
 });
+
+t.test('a component whose opening tag runs over many lines (a JavaScript literal) is removed, not shown as text', async (t) => {
+  const items = Array.from({ length: 12 }, (_, k) => [`\t\t{`, `\t\t\thref: 'https://x.example/${k}',`, `\t\t\ttitle: 'Video ${k}',`, '\t\t},']).flat();
+  const r = convertMdx(['Before.', '', '<VideoGrid', '\tvideos={[', ...items, '\t]}', '/>', '', 'After.'], { firstLine: 1 });
+  t.notMatch(r.lines.join('\n'), /VideoGrid|href:/, 'no part of the tag is left');
+  t.match(r.lines.join('\n'), /Before\.[\s\S]*After\./);
+  t.match(r.notes, [/line 3: <VideoGrid>/]);
+});
