@@ -340,7 +340,7 @@ function print(all: Figures[]) {
     const odd = f.redirectAnswers?.filter(([k]) => k !== '301') ?? [];
     if (odd.length) console.log(`  redirects not answering 301:\n${top(odd, 6)}`);
     const raw = f.raw ? [...f.raw].filter(([, v]) => v.count > 0) : [];
-    if (raw.length) console.log(`  raw authoring tags:\n${raw.map(([k, v]) => `    ${String(v.count).padStart(5)}  ${k} on ${v.pages.size} pages (${[...v.pages].slice(0, 2).join(', ')})`).join('\n')}`);
+    if (raw.length) console.log(`  raw authoring tags:\n${raw.map(([k, v]) => `    ${String(v.count).padStart(5)}  ${k} on ${v.pages.size} pages (${[...v.pages].slice(0, 4).join(', ')})`).join('\n')}`);
     if (f.brRuns?.count) console.log(`  <br> runs: ${f.brRuns.count} paragraphs on ${f.brRuns.pages.size} pages (${[...f.brRuns.pages].slice(0, 2).join(', ')})`);
     if (f.differing?.length) console.log(`  differing most:\n${f.differing.slice(0, 4).map((d) => `    ${Math.round(d.share * 100)}% ${d.path}: ${d.missing.slice(0, 8).join(' ')}`).join('\n')}`);
   }
