@@ -155,13 +155,13 @@ export async function writeChrome(site: SourceSite, src: string, out: string, re
   const logoUrl = `/${logo}`;
 
   const description = site.description?.trim() || `Documentation for ${site.name}.`;
-  // What the tree already put in site.yaml (the hosts of embedded players and pages) stays.
+  // The players and pages the bodies embed, which writeTree allowed by name, stay allowed.
   const written = parse(await readFile(join(out, 'site.yaml'), 'utf8').catch(() => '')) as Record<string, unknown> | null;
+  const hosts = Object.fromEntries((['videoHosts', 'embedHosts'] as const).flatMap((key) => (written?.[key] ? [[key, written[key]]] : [])));
   await write('site.yaml', yaml({
-    ...written,
     id: 'site', siteName: site.name, brand: site.name, legalName: site.name, publisher: site.name, language: 'en-US', logo: logoUrl,
     ...(logo.endsWith('.svg') || logo.endsWith('.png') ? { favicon: logoUrl } : {}),
-    moreWaysToGetHelp: [{ label: 'Contact support', href: '/contact' }],
+    moreWaysToGetHelp: [{ label: 'Contact support', href: '/contact' }], ...hosts,
   }));
   siteNotes.push('brand, legalName and publisher: the site name; change them to yours');
 
@@ -189,6 +189,18 @@ export async function writeChrome(site: SourceSite, src: string, out: string, re
     id: 'contact', pageType: 'contact', title: 'Contact support', tagline: 'Tell us what is happening and we will answer by e-mail.',
     metaDescription: `Send a support request about ${site.name}.`.slice(0, 300), form: 'contact-form',
   }));
+  // Japanese pages (tree.ts makes ja translations ja-JP topics) link their locale's home and contact page.
+  const japanese = site.translations.some((t) => /^ja([-_]|$)/i.test(t.locale));
+  if (japanese) {
+    await write('pages/home-ja.yaml', yaml({
+      id: 'home-ja', pageType: 'home', language: 'ja-JP', path: '/ja', title: `${site.name} ヘルプ`,
+      tagline: `${site.name} のドキュメントとサポート。`, metaDescription: `${site.name} のドキュメントとヘルプ。`.slice(0, 300),
+    }));
+    await write('pages/contact-ja.yaml', yaml({
+      id: 'contact-ja', pageType: 'contact', language: 'ja-JP', path: '/ja/contact', title: 'サポートへのお問い合わせ',
+      tagline: 'ご用件をお知らせください。メールでお答えします。', metaDescription: `${site.name} についてのサポートリクエストを送信します。`.slice(0, 300), form: 'contact-form',
+    }));
+  }
   notes.set('site.yaml', siteNotes);
-  notes.set('pages/home.yaml', ['written: a home page, the product landing page, the contact page and its form, and the report-a-problem form, in generic words; change them to yours']);
+  notes.set('pages/home.yaml', [`written: a home page, the product landing page, the contact page and its form, and the report-a-problem form${japanese ? ', and the Japanese home and contact page' : ''}, in generic words; change them to yours`]);
 }

@@ -58,6 +58,8 @@ const FENCE = /^(\s*)(`{3,}|~{3,})(.*)$/;
 const IMPORT = /^\s*(import\s.+\sfrom\s+['"].+['"]|import\s+['"].+['"]|export\s+(const|default|function)\b.*);?\s*$/;
 const MAGIC = /^\s*(?:\/\/|#|--|;|%|\/\*|\{\/\*|<!--)\s*highlight-(next-line|start|end)\s*(?:\*\/\}?|-->)?\s*$/;
 const TITLED_ADMONITION = /^(\s*)(:{3,})(note|tip|info|warning|danger|caution|important|secondary|success)[ \t]+([^\s[{].*?)\s*$/;
+/** Starlight's `:::tip{icon="heart"}`: an aside with an icon of its own. */
+const ADMONITION_ICON = /^(\s*:{3,}[a-z]+(?:\[.*\])?)\{([^}]*?)\bicon=("[^"]*"|'[^']*'|\S+)([^}]*)\}\s*$/;
 const BARE_ADMONITION = /^(\s*)(:{3,})(secondary|success)\s*$/;
 
 export function convertMdx(source: string[], options: MdxOptions): MdxResult {
@@ -91,6 +93,13 @@ export function convertMdx(source: string[], options: MdxOptions): MdxResult {
       while (i + 1 < source.length && !(source[i] as string).includes('*/}')) i++;
       continue;
     }
+    const icon = ADMONITION_ICON.exec(line);
+    if (icon) {
+      const rest = `${icon[2] ?? ''} ${icon[4] ?? ''}`.trim();
+      noteAt(at, `aside icon ${icon[3]} — left out: the admonition shows its type's icon`);
+      current().parts.push(`${icon[1]}${rest ? `{${rest}}` : ''}\n`);
+      continue;
+    }
     const titled = TITLED_ADMONITION.exec(line);
     const bare = BARE_ADMONITION.exec(line);
     if (titled || bare) {
@@ -110,7 +119,8 @@ export function convertMdx(source: string[], options: MdxOptions): MdxResult {
       const m = found.exec(masked);
       if (!m) break;
       let tag = readTag(text, m.index);
-      while (!tag && i + 1 < source.length && i - (at - options.firstLine) < 30) {
+      // A real page's attribute (a list of videos as a JavaScript literal) ran to 40 lines and more.
+      while (!tag && i + 1 < source.length && i - (at - options.firstLine) < 300) {
         text += `\n${source[++i] as string}`;
         tag = readTag(text, m.index);
       }
@@ -465,9 +475,12 @@ function ranges(lines: number[]): string {
  * A card's link as the topic tree has it: a relative `.mdx` link names the `.md` topic, and a site path
  * that is a document's (`/guides/deploy/`) becomes the relative link to it. Anything else is kept.
  */
-export function docHref(href: string, from: string, docPaths: readonly string[]): string {
+export function docHref(href: string, from: string, docPaths: readonly string[], locales: readonly string[] = []): string {
   if (/^[a-z][a-z0-9+.-]*:|^#|^\/\//i.test(href)) return href;
-  const [path = '', hash] = href.split(/(?=#)/);
+  let [path = '', hash] = href.split(/(?=#)/);
+  // A translation links its locale's pages (`/ja/guides/x/`): they sit beside it as the site's own pages do.
+  const locale = locales.find((l) => path.toLowerCase().startsWith(`/${l.toLowerCase()}/`));
+  if (locale) path = path.slice(locale.length + 1);
   if (!path.startsWith('/')) return `${path.replace(/\.mdx$/, '.md')}${hash ?? ''}`;
   const wanted = path.replace(/^\/+|\/+$/g, '').toLowerCase();
   const doc = docPaths.find((p) => p.replace(/\.mdx?$/, '').replace(/(^|\/)index$/, '').toLowerCase() === wanted);

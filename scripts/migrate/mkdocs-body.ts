@@ -15,6 +15,8 @@ export type Note = (at: number, message: string) => void;
 const FENCE = /^\s*(`{3,}|~{3,})/;
 const ADMONITION = /^([ \t]*)(!!!|\?\?\?\+?)[ \t]+([A-Za-z][\w-]*)((?:[ \t]+[A-Za-z][\w-]*)*)(?:[ \t]+"(.*)")?[ \t]*$/;
 const TAB = /^([ \t]*)===([!+]?)[ \t]+"(.*)"[ \t]*$/;
+/** mkdocstrings' and mkautodoc's `::: package.module.Name`, an API reference generated from code. */
+const AUTODOC = /^([ \t]*):::[ \t]+([A-Za-z_][\w.:]*)[ \t]*$/;
 const DEFINITION = /^([ \t]*):[ \t]{1,3}(\S.*)$/;
 const MARKDOWN_DIV = /^([ \t]*)<div\b([^>]*)\bmarkdown\b[^>]*>[ \t]*$/;
 const MARKDOWN_FIGURE = /^([ \t]*)<figure\b[^>]*\bmarkdown\b[^>]*>[ \t]*$/;
@@ -127,6 +129,14 @@ export class MkDocsBody {
       }
       if ((m = TAB.exec(line.text))) {
         i = this.tabs(lines, i, m, out);
+        continue;
+      }
+      if ((m = AUTODOC.exec(line.text))) {
+        this.note(line.at, `autodoc \`::: ${m[2]}\` (mkdocstrings, mkautodoc) — the reference it generates from code is not carried over; its name kept as code`);
+        out.push({ ...line, text: `${m[1]}\`${m[2]}\`` });
+        // Its options (`:docstring:`, `options:` YAML) are the plugin's, indented under it.
+        const end = blockEnd(lines, i + 1, indentOf(line.text) + 1);
+        i = Math.max(i, end - 1);
         continue;
       }
       if ((m = DEFINITION.exec(line.text))) {

@@ -293,7 +293,8 @@ function convertBody(doc: SourceDoc, site: SourceSite, file: string, notes: Map<
   hosts: { videoHosts: Set<string>; embedHosts: Set<string> }): { body: string; heading?: string } {
   let lines = doc.body.split('\n');
   if (site.tool !== 'mkdocs') {
-    const mdx = convertMdx(lines, { firstLine: doc.bodyLine, href: (href) => docHref(href, doc.path, site.docs.map((d) => d.path)) });
+    const mdx = convertMdx(lines, { firstLine: doc.bodyLine, href: (href) => docHref(href, doc.path, site.docs.map((d) => d.path),
+      site.translations.map((t) => t.locale)) });
     for (const n of mdx.notes) note(notes, file, n);
     for (const h of mdx.videoHosts) hosts.videoHosts.add(h);
     for (const h of mdx.embedHosts) hosts.embedHosts.add(h);

@@ -52,7 +52,8 @@ const FOLDER_KIND = new Map<string, keyof typeof ENTRY_KINDS>(
 /**
  * Files at the top of a content tree that are not entries: the embedded identity provider's demo
  * accounts (server/identity/demo-accounts.ts reads them) and the flag definitions (server/flags/), never
- * imported as content.
+ * imported as content. redirects.yaml is not one of them: it is read with the tree (checked against its
+ * pages in import.ts), though it is not an entry.
  */
 export const NON_ENTRY_FILES = new Set(['demo-accounts.yaml', 'flags.json']);
 

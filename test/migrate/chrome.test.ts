@@ -59,7 +59,9 @@ t.test('a generated logo: the initials on a dark colour, an image named by the s
 });
 
 t.test("docusaurus: the navbar logo from the static folder", async (t) => {
-  const { result, read } = await migrated(t, 'docusaurus', join(FIXTURES, 'docusaurus'));
+  const { result, read, site } = await migrated(t, 'docusaurus', join(FIXTURES, 'docusaurus'));
+  // The hosts the bodies embed stay allowed when the chrome rewrites site.yaml (a real site's 35 check errors).
+  t.match(site, { videoHosts: ['www.youtube-nocookie.com'], embedHosts: ['codesandbox.io'] }, 'the embedded players and pages stay allowed');
   t.same(await read('assets/brand/logo.svg'), await readFile(join(FIXTURES, 'docusaurus/static/img/logo.svg')), "the site's own logo");
   t.match(result.notes.get('site.yaml'), [/logo: the site's own \(docusaurus\.config\.js themeConfig\.navbar\.logo\.src\)/]);
 });
@@ -89,4 +91,17 @@ t.test('starlight: logo.src from the project; a missing file is reported and rep
   await writeFile(join(src, 'astro.config.mjs'), config.replace(/starlight\(\{\n/, "starlight({\n      logo: { src: './src/assets/gone.svg' },\n"));
   const { result } = await migrated(t, 'starlight', src);
   t.match(result.notes.get('site.yaml'), [/astro\.config\.mjs starlight logo\.src names \.\/src\/assets\/gone\.svg does not exist: assets\/brand\/logo\.svg is made from the site's initials/]);
+});
+
+/**
+ * A site with Japanese pages gets the Japanese home and contact page their header and footer link
+ * (`/ja`, `/ja/contact`): on a real Starlight site both answered 404 from every Japanese page.
+ */
+t.test('starlight with a Japanese locale: a home and contact page in Japanese', async (t) => {
+  const { out, result } = await migrated(t, 'starlight', join(FIXTURES, 'starlight-i18n'));
+  const { plan } = await checkContent(out);
+  const paths = new Set(plan.routes.map((r) => r.path));
+  t.ok(paths.has('/ja') && paths.has('/ja/contact'), 'pages at /ja and /ja/contact');
+  t.match(parse(await readFile(join(out, 'pages/home-ja.yaml'), 'utf8')), { pageType: 'home', language: 'ja-JP', path: '/ja' });
+  t.match(result.notes.get('pages/home.yaml'), [/Japanese/]);
 });

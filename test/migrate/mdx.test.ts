@@ -93,10 +93,28 @@ t.test('a card link to a site path of a document becomes the relative link to it
   t.equal(docHref('/', 'guides/deploy.md', docs), '../index.md');
   t.equal(docHref('/not/a/doc/', 'index.mdx', docs), '/not/a/doc/');
   t.equal(docHref('https://x.example/', 'index.mdx', docs), 'https://x.example/');
+  // A translation's card to its locale's page (a real Starlight site's three broken links).
+  t.equal(docHref('/ja/guides/deploy/', 'reference/cli.mdx', docs, ['ja', 'pt-br']), '../guides/deploy.md');
+  t.equal(docHref('/PT-BR/reference/cli/#flags', 'index.mdx', docs, ['ja', 'pt-br']), './reference/cli.md#flags');
+});
+
+t.test("a Starlight aside's own icon is left out, with a note; its title and other attributes stay", async (t) => {
+  const r = convertMdx([':::tip{icon="heart"}', 'Kind.', ':::', ':::note[Hey]{collapsible icon=star}', 'x', ':::'], { firstLine: 1 });
+  t.same(r.lines.join('\n'), ':::tip\nKind.\n:::\n:::note[Hey]{collapsible}\nx\n:::');
+  t.same(r.notes, ['line 1: aside icon "heart" — left out: the admonition shows its type\'s icon', "line 4: aside icon star — left out: the admonition shows its type's icon"]);
+  t.same(errorsOf(r.lines), []);
 });
 
 t.test('imports are removed and noted at their lines, MDX comments removed', async (t) => {
   const r = mdx(['import Tabs from \'@theme/Tabs\';', '', 'Text {/* a note to editors */} here.', '{/*', 'several lines', '*/}', 'After.']);
   t.same(r.lines, ['', 'Text  here.', 'After.']);
   t.same(r.notes, ['line 10: MDX import removed: `import Tabs from \'@theme/Tabs\';`']);
+});
+
+t.test('a component whose opening tag runs over many lines (a JavaScript literal) is removed, not shown as text', async (t) => {
+  const items = Array.from({ length: 12 }, (_, k) => [`\t\t{`, `\t\t\thref: 'https://x.example/${k}',`, `\t\t\ttitle: 'Video ${k}',`, '\t\t},']).flat();
+  const r = convertMdx(['Before.', '', '<VideoGrid', '\tvideos={[', ...items, '\t]}', '/>', '', 'After.'], { firstLine: 1 });
+  t.notMatch(r.lines.join('\n'), /VideoGrid|href:/, 'no part of the tag is left');
+  t.match(r.lines.join('\n'), /Before\.[\s\S]*After\./);
+  t.match(r.notes, [/line 3: <VideoGrid>/]);
 });

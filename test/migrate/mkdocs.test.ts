@@ -199,3 +199,17 @@ t.test('an auto_append file inside the docs folder is pasted into the pages, not
   t.match(await readFile(join(out, 'topics/kelp/index.md'), 'utf8'), /Use HTML\.\n\n\n\*\[HTML\]: Hyper Text Markup Language$/);
   t.same(result.notes.get('docs/includes/abbr.md'), ['snippet appended to every page (auto_append) — pasted into the pages that use it, not a page of its own']);
 });
+
+/**
+ * mkdocstrings' and mkautodoc's `::: module.name` lines (an API reference the plugin generates from code)
+ * are no Signpost directive: found on a real MkDocs site, they showed as `:::` text. The name stays, as
+ * code, with its options block left out and a note.
+ */
+t.test('autodoc lines: the name kept as code, the options left out, noted', async (t) => {
+  const { out, notes } = body('# API\n\n::: httpx.request\n    :docstring:\n\n::: httpx.Client\n    options:\n      members: [get]\n\nText');
+  t.same(out, '# API\n\n`httpx.request`\n\n`httpx.Client`\n\nText');
+  t.same(notes, [
+    'line 3: autodoc `::: httpx.request` (mkdocstrings, mkautodoc) — the reference it generates from code is not carried over; its name kept as code',
+    'line 6: autodoc `::: httpx.Client` (mkdocstrings, mkautodoc) — the reference it generates from code is not carried over; its name kept as code',
+  ]);
+});
