@@ -9,9 +9,9 @@ const html = (md: string) => {
 
 t.test('a code block scrolls in a named, focusable region; <pre> carries no name (not allowed there)', async (t) => {
   const titled = html('```sh title="Restart the service"\nsudo systemctl restart app\n```\n');
-  t.match(titled, '<div class="code-scroll" role="region" aria-label="Code: Restart the service" tabindex="0"><pre><code class="language-sh">');
+  t.match(titled, '<div class="code-scroll" role="region" tabindex="0" aria-label="Code: Restart the service"><pre><code class="language-sh">');
   t.notMatch(titled, /<pre[^>]*aria-label/);
-  t.match(html('```\nls\n```\n'), 'aria-label="Code" tabindex="0"');
+  t.match(html('```\nls\n```\n'), 'tabindex="0" aria-label="Code"');
 });
 
 t.test('an empty code block is not a focusable, named region', async (t) => {
