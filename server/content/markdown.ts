@@ -669,11 +669,7 @@ class Converter {
   private video(node: LeafDirective): Block[] {
     const src = node.attributes?.src ?? '';
     const title = (node.attributes?.title ?? '').trim();
-    let host = '';
-    try {
-      const url = new URL(src);
-      host = url.protocol === 'https:' ? url.host.toLowerCase() : '';
-    } catch { /* reported below */ }
+    const host = httpsHost(src);
     const hosts = (this.options.videoHosts ?? []).map((h) => h.toLowerCase());
     if (!host) this.issue(node, `video needs an https src, e.g. ::video{src="https://…" title="…"}`);
     else if (!hosts.includes(host)) {
@@ -688,11 +684,7 @@ class Converter {
   private embed(node: LeafDirective): Block[] {
     if (!this.attributes(node, 'embed', '::embed')) return [];
     const src = node.attributes?.src ?? '';
-    let host = '';
-    try {
-      const url = new URL(src);
-      host = url.protocol === 'https:' ? url.host.toLowerCase() : '';
-    } catch { /* reported below */ }
+    const host = httpsHost(src);
     const hosts = (this.options.embedHosts ?? []).map((h) => h.toLowerCase());
     if (!host) {
       this.issue(node, 'embed needs an https src, e.g. ::embed{src="https://…" title="…"}');
@@ -898,5 +890,15 @@ class Converter {
         return [];
       }
     }
+  }
+}
+
+/** The host of an https URL, lower-cased; '' for anything else (a frame's src must be https). */
+function httpsHost(src: string): string {
+  try {
+    const url = new URL(src);
+    return url.protocol === 'https:' ? url.host.toLowerCase() : '';
+  } catch {
+    return '';
   }
 }
