@@ -1326,6 +1326,13 @@ function structuralFiles(plan: Plan): [string, string][] {
   return files;
 }
 
+/** A small square with the file's initial: enough to be a valid image the pages can show. */
+function placeholderSvg(path: string): string {
+  const letter = (path.split('/').pop() ?? 'x').charAt(0).toUpperCase();
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="32" height="32" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#1d4ed8"/>` +
+    `<text x="16" y="22" font-family="sans-serif" font-size="16" text-anchor="middle" fill="#fff">${letter}</text></svg>\n`;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Main
 
@@ -1355,6 +1362,9 @@ async function main() {
   type Job = [path: string, make: () => string];
   const jobs: Job[] = [];
   for (const [path, text] of structuralFiles(plan)) jobs.push([path, () => text]);
+  // The images the structural files name: the check refuses a tree whose images are missing.
+  for (const path of ['assets/content/example-logo.svg', 'assets/content/example-support-logo.svg',
+    ...plan.families.map((f) => `assets/content/icons/${f.id}.svg`)]) jobs.push([path, () => placeholderSvg(path)]);
   for (const t of plan.topics) jobs.push([`topics/${t.ctx.id}/${t.slug}.md`, () => topicFile(t, seed)]);
   for (const k of plan.kb) jobs.push([`kb/${k.family.id}/${k.slug}.md`, () => kbFile(k, seed)]);
   for (const c of plan.collections) jobs.push([`collections/${c.id}.yaml`, () => collectionFile(c)]);
