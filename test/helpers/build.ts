@@ -30,7 +30,7 @@ export async function testDb(t: Test): Promise<Db> {
     await migrate(db);
     return db;
   }
-  const testUrl = await scratchDatabase(t, url);
+  const testUrl = await scratchDatabase(t, url, 'signpost_test', await migratedPgTemplate(url));
   const db = await openDb({ databaseUrl: testUrl, pgliteDir: '' });
   // Closed before the database is dropped (teardowns run last-registered first).
   t.teardown(() => db.close());
@@ -103,6 +103,57 @@ async function giveBack(db: PgliteDb): Promise<void> {
   else await db.close();
 }
 
+/** What the migrated templates depend on: the migrations (and, for PGlite, its version). */
+async function migrationsHash(files: string[]): Promise<string> {
+  const root = join(import.meta.dirname, '../..');
+  const hash = createHash('sha256');
+  for (const file of ['server/db/migrations.ts', 'server/db/migrate.ts', ...files]) hash.update(await readFile(join(root, file)));
+  return hash.digest('hex').slice(0, 16);
+}
+
+const pgTemplates = new Map<string, Promise<string>>();
+
+/**
+ * A database on the PostgreSQL server with every migration applied, made once per server and kept,
+ * named by the migrations' hash: each test's database is a copy of it (`create database … template`,
+ * a fraction of a second) instead of running the migrations again. Made under an advisory lock and
+ * renamed into place once complete, so concurrent test processes wait for it and never copy half of it.
+ */
+function migratedPgTemplate(url: string): Promise<string> {
+  let made = pgTemplates.get(url);
+  if (!made) {
+    made = (async () => {
+      const name = `signpost_tpl_${await migrationsHash([])}`;
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      try {
+        await admin.query("select pg_advisory_lock(hashtext('signpost migrated test template'))");
+        const found = await admin.query('select 1 from pg_database where datname = $1', [name]);
+        if (found.rowCount === 0) {
+          const partial = `${name}_partial`;
+          await admin.query(`drop database if exists ${partial} with (force)`);
+          await admin.query(`create database ${partial}`);
+          const building = new URL(url);
+          building.pathname = `/${partial}`;
+          const db = await openDb({ databaseUrl: building.toString(), pgliteDir: '' });
+          try {
+            await migrate(db);
+          } finally {
+            await db.close();
+          }
+          await admin.query(`alter database ${partial} rename to ${name}`);
+        }
+      } finally {
+        await admin.end(); // ends the session, and with it the advisory lock
+      }
+      return name;
+    })();
+    made.catch(() => pgTemplates.delete(url)); // a failure is not remembered: the next test tries again
+    pgTemplates.set(url, made);
+  }
+  return made;
+}
+
 let template: Promise<Uint8Array> | undefined;
 
 /**
@@ -113,12 +164,7 @@ let template: Promise<Uint8Array> | undefined;
  */
 function migratedTemplate(): Promise<Uint8Array> {
   template ??= (async () => {
-    const root = join(import.meta.dirname, '../..');
-    const hash = createHash('sha256');
-    for (const file of ['server/db/migrations.ts', 'server/db/migrate.ts', 'node_modules/@electric-sql/pglite/package.json']) {
-      hash.update(await readFile(join(root, file)));
-    }
-    const file = join(tmpdir(), `signpost-migrated-${hash.digest('hex').slice(0, 16)}.tar`);
+    const file = join(tmpdir(), `signpost-migrated-${await migrationsHash(['node_modules/@electric-sql/pglite/package.json'])}.tar`);
     let tarball = await readFile(file).catch(() => undefined);
     if (!tarball) {
       const db = await openDb({ pgliteDir: 'memory://' });
@@ -157,12 +203,15 @@ export function failing(db: Db, down: () => boolean): Db {
 /**
  * A new database on the PostgreSQL server `url` names, dropped when the test ends: its URL.
  */
-export async function scratchDatabase(t: Test, url: string, prefix = 'signpost_test'): Promise<string> {
+export async function scratchDatabase(t: Test, url: string, prefix = 'signpost_test', template?: string): Promise<string> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  try {
+    await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
+  } finally {
+    await admin.end();
+  }
   const testUrl = new URL(url);
   testUrl.pathname = `/${name}`;
   t.teardown(async () => {
