@@ -207,6 +207,37 @@ t.test('insights for staff', async (t) => {
     t.same(tableRows(answers[2]?.body ?? '', 'top'), tableRows(answers[0]?.body ?? '', 'top'));
   });
 
+  t.test("one visitor's 'No' and its reason count as one 'No' with that reason, with scripts and without", async (t) => {
+    const PAGE = '/acme-cloud/docs/first-steps';
+    const today = new Date().toISOString().slice(0, 10);
+    const browser = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36', host: 'localhost', origin: 'http://localhost' };
+    const token = /name="_csrf" value="([^"]+)"/.exec((await app.inject({ url: PAGE, headers: browser })).body)?.[1] ?? '';
+    const answer = async (accept: string, cookie?: string) => {
+      const post = (fields: Record<string, string>, cookie?: string) => app.inject({
+        method: 'POST', url: '/feedback',
+        headers: { ...browser, accept, 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
+        payload: new URLSearchParams({ _csrf: token, entryId: 'acme-cloud-first-steps', returnTo: PAGE, ...fields }).toString(),
+      });
+      const no = await post({ helpful: 'no' }, cookie);
+      t.ok([200, 303].includes(no.statusCode), `'No' (${accept})`);
+      const visitor = cookie ?? `sp_visitor=${no.cookies.find((c) => c.name === 'sp_visitor')?.value}`;
+      t.ok([200, 303].includes((await post({ helpful: 'no', reason: 'not-clear' }, visitor)).statusCode), `the reason (${accept})`);
+    };
+    const helpfulnessToday = async () => {
+      await app.analytics.writer.flush();
+      const html = (await get(`/insights/pages?from=${today}&to=${today}`)).body;
+      return { rows: tableRows(html, 'helpfulness').filter((r) => r[1] === PAGE), reasons: tableRows(html, 'reasons') };
+    };
+    await answer('text/html'); // the forms posted by the browser
+    const one = await helpfulnessToday();
+    t.same(one.rows.map((r) => r.slice(2)), [['0', '1', '0.0%', 'not-clear (1)']], 'without scripts: No = 1, its reason once, no "none given"');
+    t.same(one.reasons, [['not-clear', '1']]);
+    await answer('application/json'); // the island's fetch: a second visitor
+    const both = await helpfulnessToday();
+    t.same(both.rows.map((r) => r.slice(2)), [['0', '2', '0.0%', 'not-clear (2)']], 'with scripts: one more No, one more reason');
+    t.same(both.reasons, [['not-clear', '2']]);
+  });
+
   t.test('the empty state', async (t) => {
     const html = (await get('/insights/pages?from=2025-01-01&to=2025-01-31')).body;
     t.equal(html.split('Nothing recorded for these filters.').length - 1, 8, 'each table says it is empty (the missing pages too)');
