@@ -77,6 +77,10 @@ export default fp(async (app) => {
   app.decorateReply('page', function page(view: ReactElement, options: PageOptions = {}) {
     const html = options.fragment ? renderToString(view) : withIslandPreloads(`<!doctype html>${renderToString(view)}`, app);
     // A signed-in visitor's page is theirs alone, whatever the route asked for (issue "Caching stays correct").
+    // A page rendered with a flag's fallback (the flag service failed or timed out) is answered but kept by
+    // neither the page cache nor the role templates: the next request evaluates again, so the service's
+    // recovery shows at once rather than when the content next changes.
+    if (this.request.flags?.fellBack()) options = { ...options, lifetimeMs: 0 };
     const shared = options.cache !== 'private' && !isPersonalRequest(this.request);
     rendered.set(this.request, shared ? options : { ...options, cache: 'private', sharedByRole: options.cache !== 'private' });
     if (shared) this.header('etag', `"${createHash('sha1').update(html).digest('base64url')}"`);
