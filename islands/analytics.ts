@@ -2,7 +2,10 @@
  * First-party analytics in the browser (README 'Analytics', spec §7, §9). Loaded on every page by
  * islands/main.ts; does nothing when the browser says Do-Not-Track or Global Privacy Control. Events
  * are queued and sent to POST /api/events in batches (at most MAX_BATCH, every FLUSH_MS, and when the
- * page is hidden or left) with navigator.sendBeacon, or fetch with keepalive where it refuses.
+ * page is hidden or left). While the page stays, a batch goes with fetch, so a failed send is logged
+ * to the console (spec §8 'Analytics send failure: logged'); as it is hidden or left, with
+ * navigator.sendBeacon (which outlives the page, but never says how it went), or fetch with keepalive
+ * where the beacon is refused.
  * Ids: a session id in sessionStorage, a persistent id in localStorage; no cookie.
  *
  * What is counted: scroll depth (quarters, 250 ms debounce), dwell (active time, checked every 500 ms,
@@ -34,6 +37,7 @@ const TIMINGS = {
   idleTimeoutMs: 30_000,
   dwellCheckMs: 500,
   dwellFirstReportMs: 5000,
+  flushMs: FLUSH_MS,
   ...(window as Window & { signpostAnalyticsTimings?: Partial<Record<string, number>> }).signpostAnalyticsTimings,
 };
 
@@ -79,23 +83,30 @@ export function start(): void {
   const queue: Event[] = [];
   let timer: number | undefined;
 
-  const send = () => {
+  const notSent = (count: number, why: string) => console.warn(`analytics: ${count} event(s) not sent: ${why}`);
+  const send = (leaving: boolean) => {
     if (timer !== undefined) { clearTimeout(timer); timer = undefined; }
     while (queue.length > 0) {
-      const body = JSON.stringify({ sessionId, persistentId, events: queue.splice(0, MAX_BATCH) });
+      const events = queue.splice(0, MAX_BATCH);
+      const body = JSON.stringify({ sessionId, persistentId, events });
+      if (leaving) {
+        let queued = false;
+        try { queued = navigator.sendBeacon?.(ENDPOINT, body) ?? false; } catch { queued = false; }
+        if (queued) continue;
+      }
       // A string goes as text/plain: no preflight, and the server reads it as JSON.
-      let sent = false;
-      try { sent = navigator.sendBeacon?.(ENDPOINT, body) ?? false; } catch { sent = false; }
-      if (!sent) void fetch(ENDPOINT, { method: 'POST', body, keepalive: true, headers: { 'content-type': 'text/plain;charset=UTF-8' } }).catch(() => undefined);
+      fetch(ENDPOINT, { method: 'POST', body, keepalive: true, headers: { 'content-type': 'text/plain;charset=UTF-8' } })
+        .then((response) => { if (!response.ok) notSent(events.length, `HTTP ${response.status}`); })
+        .catch((error: unknown) => notSent(events.length, error instanceof Error ? error.message : String(error)));
     }
   };
   const record = (event: Omit<Event, 'at' | 'path'> & { path?: string }) => {
     queue.push({ at: Date.now(), path, ...event });
-    if (queue.length >= MAX_BATCH) send();
-    else timer ??= window.setTimeout(send, FLUSH_MS);
+    if (queue.length >= MAX_BATCH) send(false);
+    else timer ??= window.setTimeout(() => send(false), TIMINGS.flushMs);
   };
-  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') send(); });
-  window.addEventListener('pagehide', send);
+  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') send(true); });
+  window.addEventListener('pagehide', () => send(true));
 
   // Scroll depth: the deepest quarter reached, once each.
   let deepest = 0;

@@ -98,7 +98,9 @@ export async function enhanceSearch(element: HTMLElement): Promise<void> {
   });
   // hx-sync replace announces the abort on the region before htmx (listening on <body>) aborts.
   region.addEventListener('htmx:abort', () => {
+    const replaced = current;
     current = null;
+    if (replaced) quietAbort(replaced);
   });
   document.addEventListener('htmx:afterRequest', (event) => {
     const info = detailFor(event, region);
@@ -117,6 +119,26 @@ export async function enhanceSearch(element: HTMLElement): Promise<void> {
       if (!document.activeElement || document.activeElement === document.body) refocus(region, source);
     }
   });
+}
+
+/**
+ * htmx reports every aborted request on the console as an error (htmx:afterRequest and htmx:sendAbort,
+ * with no setting to say the abort was asked for). A search replaced by a newer one is the cancellation
+ * hx-sync asked for, not a failure: htmx's own abort handling runs as it is (its lock is released and the
+ * newer request goes on), with only its console report of this one abort left out.
+ */
+function quietAbort(xhr: XMLHttpRequest): void {
+  const handler = xhr.onabort;
+  if (!handler) return;
+  xhr.onabort = function (this: XMLHttpRequest, event: ProgressEvent) {
+    const report = console.error;
+    console.error = () => undefined;
+    try {
+      handler.call(this, event);
+    } finally {
+      console.error = report;
+    }
+  };
 }
 
 async function loadHtmx(): Promise<Htmx> {

@@ -408,6 +408,12 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[], optio
     const ownProduct = product ?? (entry.kind === 'product' ? f : undefined);
     const deployment = ownProduct ? storedDeployment(valueOf(ownProduct)) : null;
     if (entry.kind === 'product') derived.deploymentValue = valueOf(f);
+    // A KB article names the deployments it covers in productVersions (one context, several editions):
+    // search lists and counts it under each of them, not only its context's.
+    if (entry.kind === 'kbArticle' && Array.isArray(f.productVersions)) {
+      const covered = new Set((f.productVersions as { platform?: unknown }[]).map((p) => deploymentValue(deployments, p.platform)).filter((v) => v !== undefined));
+      if (covered.size > 0) derived.deployments = [...covered].sort();
+    }
     const searchable = SEARCHABLE_TYPES.includes(entry.kind);
     const bodyText = searchable && entry.document ? bodyTextOf(entry.document, entry.embedded) : null;
     const summary = (derived.sections as Record<string, string> | undefined)?.summary;

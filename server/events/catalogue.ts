@@ -26,7 +26,11 @@ export const EVENT_KINDS = {
   },
   results_rendered: { source: 'client', key: "''", value: 'response time, ms' },
   search_result_click: { source: 'client', key: "result position, 1-based ('1', '2', …)", value: 'time to click, ms' },
-  was_this_helpful_click: { source: 'server', key: "'yes' or 'no'", value: 'unused (data.reason holds the No reason)' },
+  was_this_helpful_click: {
+    source: 'server',
+    key: "'yes' or 'no' (an answer); 'reason' when the visitor gives the reason for a 'No' already counted",
+    value: 'unused (data.reason holds the No reason)',
+  },
   page_scrolled: { source: 'client', key: "deepest quarter reached: '25', '50', '75' or '100'", value: 'depth ratio 0–1' },
   page_dwelled: { source: 'client', key: "''", value: 'dwell time reported this time, ms' },
   dropdown: { source: 'client', key: "the dropdown's name, then ':open' or ':close'", value: 'unused' },

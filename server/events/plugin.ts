@@ -141,11 +141,13 @@ async function events(app: FastifyInstance, opts: EventsOptions) {
   };
   app.decorate('analytics', analytics);
 
-  // Page views, counted as the page goes out (also from the page cache): successful HTML GETs only.
+  // Page views, counted as the page goes out (also from the page cache): successful HTML GETs only, a
+  // 304 included. Pages are revalidated on every use (render.ts), so a repeated view within minutes
+  // reaches the server as a 304 and counts too, with scripts or without, behind a shared cache as well.
   const excluded = (path: string) => isApiUrl(path) || path.startsWith('/assets/') || path.startsWith('/health')
     || path.startsWith('/preview') || path === config.identityUrl || path.startsWith(`${config.identityUrl}/`);
   app.addHook('onResponse', async (request, reply) => {
-    if (request.method !== 'GET' || reply.statusCode !== 200 || !config.analytics) return;
+    if (request.method !== 'GET' || (reply.statusCode !== 200 && reply.statusCode !== 304) || !config.analytics) return;
     if (!String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return;
     // A results page from the page cache: its search, as counted when the page was made.
     const queryId = reply.getHeader('x-query-id');

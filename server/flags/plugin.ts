@@ -61,6 +61,11 @@ export interface RequestFlags {
   evaluated(): readonly Evaluation[];
   /** 'private' once a flag decided for this visitor alone was read: the page must not be shared. */
   cache(): 'public' | 'private';
+  /**
+   * Whether a flag took its default because its evaluation failed (spec §8): the page is right for now,
+   * but no cache may keep it past the next evaluation (server/plugins/render.ts).
+   */
+  fellBack(): boolean;
 }
 
 declare module 'fastify' {
@@ -214,6 +219,7 @@ export default fp<FlagsPluginOptions>(async (app, opts) => {
     const done = new Map<FlagName, Promise<Evaluation>>();
     const list: Evaluation[] = [];
     let personal = false;
+    let failed = false;
     let visitor: Promise<Visitor> | undefined;
     const visitorOf = () => (visitor ??= requestVisitor(app, request, config));
 
@@ -255,6 +261,7 @@ export default fp<FlagsPluginOptions>(async (app, opts) => {
         }
       }
       list.push(result);
+      if (result.errorCode && result.errorCode !== 'FLAG_NOT_FOUND') failed = true;
       // Spec: staff see what a page was rendered with; nobody else gets the header.
       if (who.staff) reply.header('x-signpost-flags', list.map((e) => `${e.name}=${e.value}${e.variant ? ` (${e.variant})` : ''}; ${e.reason.toLowerCase()}`).join(', '));
       return result;
@@ -267,6 +274,7 @@ export default fp<FlagsPluginOptions>(async (app, opts) => {
           // Pages never fail because of flags (spec §8): whatever goes wrong, the default.
           pending = run(name).catch((error: unknown) => {
             logFailure(name, 'GENERAL', (error as Error).message);
+            failed = true;
             return { name, value: FLAGS[name].default as boolean, reason: 'ERROR', errorCode: 'GENERAL' };
           });
           done.set(name, pending);
@@ -275,6 +283,7 @@ export default fp<FlagsPluginOptions>(async (app, opts) => {
       },
       evaluated: () => list,
       cache: () => (personal ? 'private' : 'public'),
+      fellBack: () => failed,
     };
     return flags;
   }

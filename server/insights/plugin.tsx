@@ -13,8 +13,9 @@ import { InsightsPage, type InsightsFilterModel, type InsightsPageModel } from '
 import { toCsv } from './csv.ts';
 import { SECTIONS, SECTION_TITLES, TABLES, isSection, loadSection, loadTable, type Section } from './tables.ts';
 import { parseFilters, type Filters } from './filters.ts';
+import { INSIGHTS_PATH } from './site-pages.ts';
 
-const BASE = '/insights';
+const BASE = INSIGHTS_PATH;
 const TITLE = 'Insights';
 
 export default async function insights(app: FastifyInstance, opts: { config: Config }) {

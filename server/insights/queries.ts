@@ -133,15 +133,28 @@ export async function pageViews(db: Queryable, r: InsightsRange): Promise<PageVi
   return (await countByPath(db, r, 'page_view')).map((x) => ({ path: x.path, title: x.title, views: x.count }));
 }
 
-/** The 'No' reasons per page from the raw events (data.reason), within retention. */
+/**
+ * The CTE `reasons (path, reason, count)`: the 'No' reasons per page from the raw events (data.reason),
+ * within retention. A reason comes with a 'No' or after it (key 'reason': the reasons form completing a
+ * 'No' already counted), so a 'No' without one is 'none given' only when no reason followed it: the
+ * answers without a reason less the reasons that came after.
+ */
+const REASONS = (where: string) => `with raw as (
+    select e.path, e.key, nullif(e.data->>'reason', '') as reason
+      from analytics_events e where e.type = 'was_this_helpful_click' and e.key in ('no', 'reason') and ${RAW_RANGE} and ${where}),
+  reasons as (
+    select path, reason, count(*) as count from raw where reason is not null group by 1, 2
+    union all
+    select path, 'none given', count(*) filter (where key = 'no' and reason is null) - count(*) filter (where key = 'reason' and reason is not null)
+      from raw group by 1
+     having count(*) filter (where key = 'no' and reason is null) > count(*) filter (where key = 'reason' and reason is not null))`;
+
+/** The 'No' reasons per page, within retention. */
 async function reasonsByPath(db: Queryable, r: InsightsRange, paths: string[]): Promise<Map<string, ReasonCount[]>> {
   const out = new Map<string, ReasonCount[]>();
   if (paths.length === 0) return out;
   const rows = await db.query<{ path: string; reason: string; count: unknown }>(
-    `select e.path, coalesce(nullif(e.data->>'reason', ''), 'none given') as reason, count(*) as count
-       from analytics_events e where e.type = 'was_this_helpful_click' and e.key = 'no' and ${RAW_RANGE}
-        and e.path = any($4::text[])
-      group by 1, 2 order by count desc, reason`, params(r, paths));
+    `${REASONS('e.path = any($4::text[])')} select path, reason, count from reasons order by count desc, reason`, params(r, paths));
   for (const x of rows) {
     const list = out.get(x.path) ?? [];
     list.push({ reason: x.reason, count: n(x.count) });
@@ -153,9 +166,7 @@ async function reasonsByPath(db: Queryable, r: InsightsRange, paths: string[]): 
 /** Every 'No' reason over the range (raw events, within retention). */
 export async function noReasons(db: Queryable, r: InsightsRange): Promise<ReasonCount[]> {
   const rows = await db.query<{ reason: string; count: unknown }>(
-    `select coalesce(nullif(e.data->>'reason', ''), 'none given') as reason, count(*) as count
-       from analytics_events e where e.type = 'was_this_helpful_click' and e.key = 'no' and ${RAW_RANGE}
-      group by 1 order by count desc, reason`, params(r));
+    `${REASONS('true')} select reason, sum(count) as count from reasons group by reason order by count desc, reason`, params(r));
   return rows.map((x) => ({ reason: x.reason, count: n(x.count) }));
 }
 

@@ -7,6 +7,8 @@ import * as q from './queries.ts';
 import { search } from '../search/engine.ts';
 import type { InsightsRange } from './queries.ts';
 import type { InsightsCell, InsightsTableModel } from '../../views/pages/insights-page.tsx';
+import { stringsFor } from '../../views/i18n/catalogue.tsx';
+import { sitePage } from './site-pages.ts';
 
 /** A cell as shown and exported; `href` links it on the page (a page that still exists). */
 export type Cell = InsightsCell;
@@ -31,11 +33,20 @@ interface TableSpec {
 const txt = (text: string, href?: string): Cell => ({ text, href });
 const num = (value: number): Cell => ({ text: String(value) });
 const pct = (share: number): Cell => ({ text: `${(share * 100).toFixed(1)}%` });
-/** A page by its title, linked; the path alone when the page no longer exists. */
-const page = (path: string, title: string | null): Cell[] => [
-  title ? txt(title, path) : txt(`${path || '(no path)'} (no longer exists)`), txt(path),
-];
-const reasonsText = (reasons: q.ReasonCount[]) => reasons.map((x) => `${x.reason} (${x.count})`).join('; ');
+/**
+ * A page by its title, linked; one of the site's own pages (results, assistant, requests) by its name;
+ * the path alone when the page no longer exists.
+ */
+const page = (path: string, title: string | null): Cell[] => {
+  if (title) return [txt(title, path), txt(path)];
+  const own = sitePage(path);
+  if (own) return [txt(own.name, own.linked ? path : undefined), txt(path)];
+  return [txt(`${path || '(no path)'} (no longer exists)`), txt(path)];
+};
+/** A 'No' reason in the words the visitor chose (spec §8), not the value the form posts. */
+const REASON_LABELS: Record<string, string> = stringsFor('en').feedback.reasons;
+const reasonLabel = (reason: string) => (Object.hasOwn(REASON_LABELS, reason) ? REASON_LABELS[reason] as string : reason);
+const reasonsText = (reasons: q.ReasonCount[]) => reasons.map((x) => `${reasonLabel(x.reason)} (${x.count})`).join('; ');
 
 const PAGE_COLUMNS: [string, 'text'][] = [['Page', 'text'], ['Path', 'text']];
 
@@ -96,7 +107,7 @@ export const TABLES: Record<Section, Record<string, TableSpec>> = {
       title: "Reasons given for 'No'", about: "Every reason given with a 'No' answer, over all pages.",
       columns: [['Reason', 'text'], ['Answers', 'number']],
       chart: { label: 0, value: 1, unit: 'answers' },
-      load: async (db, r) => (await q.noReasons(db, r)).map((x) => [txt(x.reason), num(x.count)]),
+      load: async (db, r) => (await q.noReasons(db, r)).map((x) => [txt(reasonLabel(x.reason)), num(x.count)]),
     },
     'least-helpful': helpfulnessTable('Least helpful pages', "Pages with a 'No' answer, the lowest share of Yes first, with their No reasons.", 3, q.leastHelpful),
     scroll: {

@@ -60,6 +60,9 @@ export function withIslandPreloads(html: string, app: FastifyInstance): string {
 
 const rendered = new WeakMap<FastifyRequest, PageOptions>();
 
+/** A page every visitor gets: stored by browsers and shared caches, revalidated before each use. */
+export const SHARED_PAGE_CACHE_CONTROL = 'public, no-cache';
+
 /** The options of the page a request was answered with by reply.page(), if it was. */
 export function pageOptionsOf(request: FastifyRequest): PageOptions | undefined {
   return rendered.get(request);
@@ -74,12 +77,18 @@ export default fp(async (app) => {
   app.decorateReply('page', function page(view: ReactElement, options: PageOptions = {}) {
     const html = options.fragment ? renderToString(view) : withIslandPreloads(`<!doctype html>${renderToString(view)}`, app);
     // A signed-in visitor's page is theirs alone, whatever the route asked for (issue "Caching stays correct").
+    // A page rendered with a flag's fallback (the flag service failed or timed out) is answered but kept by
+    // neither the page cache nor the role templates: the next request evaluates again, so the service's
+    // recovery shows at once rather than when the content next changes.
+    if (this.request.flags?.fellBack()) options = { ...options, lifetimeMs: 0 };
     const shared = options.cache !== 'private' && !isPersonalRequest(this.request);
     rendered.set(this.request, shared ? options : { ...options, cache: 'private', sharedByRole: options.cache !== 'private' });
     if (shared) this.header('etag', `"${createHash('sha1').update(html).digest('base64url')}"`);
     this.header('content-security-policy', PAGE_CSP);
     // nosniff, the referrer policy and the other security headers come from @fastify/helmet (security-headers.ts).
-    this.header('cache-control', shared ? 'public, max-age=300, stale-while-revalidate=60' : 'private, no-store');
+    // Kept by every cache but asked again each time (a 304 from the page cache's validator): each view
+    // and search reaches the server and is counted (README 'Analytics'), which a max-age would hide.
+    this.header('cache-control', shared ? SHARED_PAGE_CACHE_CONTROL : 'private, no-store');
     if (shared) {
       // The same URL is another page once the visitor signs in: a browser that kept the anonymous copy
       // must ask again when its cookies change.

@@ -59,7 +59,15 @@ export default async function feedback(app: FastifyInstance) {
       });
     }
     const network = app.visitorIds.networkKey(request.ip);
+    // A reason sent after this visitor's 'No' (the reasons form, with scripts or without) completes that
+    // answer: the analytics must not count a second 'No' (spec §4 Feedback: one answer per visitor and page).
+    let followsNo = false;
     await app.db.transaction(async (tx) => {
+      if (helpful === 'no' && reason) {
+        const [before] = await tx.query<{ helpful: boolean }>(
+          `select helpful from feedback where entry_id = $1 and visitor_key = $2 for update`, [entryId, visitor]);
+        followsNo = before?.helpful === false;
+      }
       await tx.query(
         `insert into feedback (entry_id, visitor_key, helpful, reason, network_key, counted) values ($1, $2, $3, $4, $5, $6)
          on conflict (entry_id, visitor_key) do update set helpful = excluded.helpful, reason = excluded.reason,
@@ -83,7 +91,9 @@ export default async function feedback(app: FastifyInstance) {
       );
     });
     request.log.info({ entryId, helpful, reason, established }, 'feedback stored');
-    app.analytics.record(request, { type: 'was_this_helpful_click', path: route.path, entryId, key: helpful, ...(reason ? { data: { reason } } : {}) });
+    app.analytics.record(request, {
+      type: 'was_this_helpful_click', path: route.path, entryId, key: followsNo ? 'reason' : helpful, ...(reason ? { data: { reason } } : {}),
+    });
     reply.header('cache-control', 'no-store');
     // The feedback island posts with Accept: application/json and stays on the page: the state to show.
     if (wantsJson(request.headers.accept)) {

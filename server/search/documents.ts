@@ -14,6 +14,16 @@ export const FREQUENT_TERM = 1500;
 /** The section headings of an entry's fields (its table of contents) as one text. */
 const headingsOf = (fields: string) => `(select string_agg(h->>'text', ' ; ') from jsonb_array_elements(
   case when jsonb_typeof(${fields}->'tableOfContents') = 'array' then ${fields}->'tableOfContents' else '[]'::jsonb end) as h)`;
+/**
+ * The deployments (spec §9 values) an entry is found under, sorted and space-separated: its product's,
+ * and those a KB article names in productVersions (`fields.deployments`, derived at import), so an article
+ * for both editions is one key with 'cloud data_center'.
+ */
+const platformsOf = (e: string) => `(select string_agg(p, ' ' order by p) from (
+    select case when ${e}.deployment = 'Cloud' then 'cloud' else 'data_center' end
+    union select jsonb_array_elements_text(case when jsonb_typeof(${e}.fields->'deployments') = 'array' then ${e}.fields->'deployments' else '[]'::jsonb end)
+  ) as covered(p))`;
+
 /** Title above headings above description: what broad queries rank by. */
 const headVector = (title: string, headings: string, description: string) =>
   `search_vector_of(${title}, 'A') || search_vector_of(${headings}, 'B') || search_vector_of(${description}, 'C')`;
@@ -27,10 +37,10 @@ export async function rebuildSearchDocuments(tx: Queryable, frequentTerm = FREQU
   await tx.query(
     `create temporary table searchable on commit drop as
        select id, type, split_part(language, '-', 1) as lang, product_name_id,
-         case when deployment = 'Cloud' then 'cloud' else 'data_center' end as platform, versions, last_published, num_views,
+         ${platformsOf('e')} as platform, versions, last_published, num_views,
          title, description, search_text,
          ${headingsOf('fields')} as headings
-       from content_entries
+       from content_entries e
        where published and type = any($1::text[])`,
     [SEARCHABLE_TYPES],
   );
@@ -89,7 +99,7 @@ export async function updateSearchDocuments(tx: Queryable, ids: string[], freque
     `select e.id, k.key from content_entries e left join search_facet_keys k
        on k.type = e.type and k.lang = split_part(e.language, '-', 1)
        and coalesce(k.product_name_id, '') = coalesce(e.product_name_id, '')
-       and k.platform = case when e.deployment = 'Cloud' then 'cloud' else 'data_center' end and k.versions = e.versions
+       and k.platform = ${platformsOf('e')} and k.versions = e.versions
      where e.id = any($1::text[]) and e.published and e.type = any($2::text[])`,
     [ids, SEARCHABLE_TYPES],
   );

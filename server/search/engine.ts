@@ -81,9 +81,13 @@ interface FacetKey {
   type: string;
   lang: string;
   product_name_id: string | null;
-  platform: 'cloud' | 'data_center';
+  /** The deployments its entries are found under, space-separated ('cloud', 'data_center' or both: server/search/documents.ts). */
+  platform: string;
   versions: string[];
 }
+
+type Platform = 'cloud' | 'data_center';
+const platformsOf = (k: FacetKey) => k.platform.split(' ') as Platform[];
 
 /** The request's filters, each a test on a facet key. */
 function filtersOf(request: SearchRequest) {
@@ -94,7 +98,7 @@ function filtersOf(request: SearchRequest) {
     language: (k: FacetKey) => !lang || k.lang === lang,
     type: (k: FacetKey) => types.size === 0 || types.has(k.type),
     // Any of the chosen products, each in its platform and, when given, one of its versions.
-    product: (k: FacetKey) => products.length === 0 || products.some((p) => p.key === k.product_name_id && p.platform === k.platform
+    product: (k: FacetKey) => products.length === 0 || products.some((p) => p.key === k.product_name_id && platformsOf(k).includes(p.platform)
       && (!p.versions || p.versions.length === 0 || p.versions.some((v) => k.versions.includes(v)))),
   };
 }
@@ -319,7 +323,7 @@ async function run(engine: Engine, request: SearchRequest, text: string, mode: M
   const highlighting = request.highlights?.enable !== false && !cjk;
   const marks = `StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_STOP}`;
   const rows = ids.length === 0 ? [] : await db.query<PageRow>(
-    `select e.id, e.type, e.title, e.description, e.product_name_id, e.deployment, e.versions, e.last_published,
+    `select e.id, e.type, e.title, e.description, e.product_name_id, e.deployment, e.fields->'deployments' as deployments, e.versions, e.last_published,
        parent.title as parent_title, coalesce(s.helpful_count, 0)::int as helpful_count,
        coalesce(s.num_views, e.num_views)::int as num_views,
        coalesce((select r.path from content_routes r where r.entry_id = e.id and r.version = any($3::text[])
@@ -360,8 +364,10 @@ async function run(engine: Engine, request: SearchRequest, text: string, mode: M
         url: r.section_id ? `${r.path ?? '/'}#${encodeURIComponent(r.section_id)}` : r.path ?? '/',
         contentType: KEY_OF[r.type] ?? 'topic',
         ...(r.section_id ? { section: { id: r.section_id, title: r.section_title ?? '' } } : {}),
+        // Its own deployment first, then any other a KB article names.
         products: r.product_name_id
-          ? [{ key: r.product_name_id, name: names.get(r.product_name_id) ?? r.product_name_id, platform, versions: platform === 'data_center' ? r.versions : [] }]
+          ? [...new Set([platform, ...(Array.isArray(r.deployments) ? r.deployments.filter((d): d is Platform => d === 'cloud' || d === 'data_center') : [])])]
+            .map((p) => ({ key: r.product_name_id as string, name: names.get(r.product_name_id as string) ?? (r.product_name_id as string), platform: p, versions: p === 'data_center' ? r.versions : [] }))
           : [],
         breadcrumbs: [
           ...(r.product_name_id ? [`${names.get(r.product_name_id) ?? r.product_name_id} ${platform === 'cloud' ? labels.cloud : labels.dataCenter}`] : []),
@@ -405,6 +411,8 @@ interface PageRow {
   path: string | null;
   product_name_id: string | null;
   deployment: string | null;
+  /** The deployments a KB article names (fields.deployments, derived at import). */
+  deployments: unknown;
   versions: string[];
   last_published: Date | null;
   parent_title: string | null;
@@ -423,9 +431,10 @@ function facetsFrom(keys: FacetKey[], countOf: Map<number, number>, filters: Ret
     const count = countOf.get(k.key) ?? 0;
     if (count === 0) continue;
     if (filters.product(k)) types.set(k.type, (types.get(k.type) ?? 0) + count);
-    if (filters.type(k) && k.product_name_id) {
-      const id = `${k.platform}\0${k.product_name_id}`;
-      const product = products.get(id) ?? { key: k.product_name_id, platform: k.platform, count: 0, versions: new Set<string>() };
+    // An entry of several deployments counts under each of them.
+    if (filters.type(k) && k.product_name_id) for (const platform of platformsOf(k)) {
+      const id = `${platform}\0${k.product_name_id}`;
+      const product = products.get(id) ?? { key: k.product_name_id, platform, count: 0, versions: new Set<string>() };
       product.count += count;
       for (const v of k.versions) product.versions.add(v);
       products.set(id, product);

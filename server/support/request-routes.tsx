@@ -29,7 +29,7 @@ export const ListQuerySchema = Type.Object({
 }, { additionalProperties: true });
 type ListQuery = Static<typeof ListQuerySchema>;
 
-const LIST_PATH = '/requests';
+export const LIST_PATH = '/requests';
 
 export default async function requestRoutes(app: FastifyInstance, opts: { config: Config }) {
   const { config } = opts;

@@ -121,6 +121,20 @@ t.test('client events from a browser journey', async (t) => {
   const after = (await db.query<{ n: number }>(`select count(*)::int as n from analytics_events`))[0]?.n;
   t.equal(after, before, 'with Do-Not-Track nothing is recorded, on the server or from the browser');
   await dnt.close();
+
+  // Spec §8: a failed send is logged by the page.
+  const failing = await browser.newContext({ viewport: VIEWPORTS.mobile });
+  await failing.addInitScript(() => {
+    (window as Window & { signpostAnalyticsTimings?: object }).signpostAnalyticsTimings = { flushMs: 50, scrollDebounceMs: 50 };
+  });
+  await failing.route('**/api/events', (route) => route.fulfill({ status: 503, body: 'busy' }));
+  const broken = await failing.newPage();
+  const logged = broken.waitForEvent('console', { predicate: (m) => m.type() === 'warning' && /analytics: \d+ event\(s\) not sent: HTTP 503/.test(m.text()), timeout: 15_000 });
+  await broken.goto(base + TOPIC);
+  await broken.waitForFunction(() => document.documentElement.classList.contains('js-enabled'));
+  await broken.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  t.match((await logged).text(), 'HTTP 503', 'the failed send is in the console');
+  await failing.close();
 });
 
 /** A video host's player, as the page's iframe gets it: buttons that post what a player says (Vimeo and YouTube protocols). */

@@ -243,6 +243,8 @@ t.test('search in a real browser', async (t) => {
 
     t.test('a newer search aborts the running one, whose end does not end the loading state', async (t) => {
       const page = await openEnhanced(browser, base + SEARCH);
+      const errors: string[] = [];
+      page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
       const failed: string[] = [];
       page.on('requestfailed', (request) => { failed.push(new URL(request.url()).searchParams.get('searchTerm') ?? ''); });
       // Long enough that the first search is still running when the second starts, on a busy machine too.
@@ -270,6 +272,7 @@ t.test('search in a real browser', async (t) => {
       const loading = classes.map((c) => c.split(' ').includes('is-loading'));
       t.equal(loading.filter((on, i) => i > 0 && !on && loading[i - 1]).length, 1, `loading switched off once, at the end (${classes.join(' | ')})`);
       t.equal(loading.at(-1), false);
+      t.same(errors, [], 'the replaced search is no error on the console (no htmx:sendAbort)');
       await page.context().close();
     });
 

@@ -17,6 +17,24 @@ t.test('server counts on the sample content', async (t) => {
     ]);
   });
 
+  t.test('a repeated view or search within minutes is counted: the browser asks again and gets a 304', async (t) => {
+    await db.exec('delete from analytics_events');
+    const SEARCH = '/search-results/?searchTerm=pull%20request';
+    for (const url of [TOPIC, SEARCH]) {
+      const first = await app.inject({ url, headers: { 'user-agent': BROWSER } });
+      t.equal(first.statusCode, 200);
+      t.equal(first.headers['cache-control'], 'public, no-cache', `${url}: kept by caches, but revalidated before each use`);
+      const again = await app.inject({ url, headers: { 'user-agent': BROWSER, 'if-none-match': String(first.headers.etag) } });
+      t.equal(again.statusCode, 304, `${url}: the repeat is answered from the validator`);
+    }
+    await app.analytics.writer.flush();
+    t.same(await db.query(`select type, path, term from analytics_events where type in ('page_view', 'search') order by id`), [
+      { type: 'page_view', path: TOPIC, term: '' }, { type: 'page_view', path: TOPIC, term: '' },
+      { type: 'search', path: '/search-results', term: 'pull request' }, { type: 'page_view', path: '/search-results/', term: '' },
+      { type: 'search', path: '/search-results', term: 'pull request' }, { type: 'page_view', path: '/search-results/', term: '' },
+    ]);
+  });
+
   t.test('a support request is counted with the page it was filed from', async (t) => {
     const form = await app.inject({ url: `/contact?page=${encodeURIComponent(TOPIC)}`, headers: { 'user-agent': BROWSER } });
     t.equal(form.statusCode, 200);

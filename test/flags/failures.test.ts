@@ -107,7 +107,14 @@ t.test('a flag service over OFREP: answers, fails, is slow, is down', async (t) 
     t.match(res.body, 'featured-video', `${mode}: the video flag takes its default (on)`);
     if (mode === 'slow') t.ok(Date.now() - started < SLOW_MS / 2, 'a slow service costs its time limit per flag, not its delay');
   }
+  // Recovered, with no recheck in between: a page rendered with a fallback was not kept.
+  service.state.mode = 'ok';
+  const recovered = await get(PAGE);
+  t.notMatch(recovered.body, 'featured-video', "recovered: the next request asks the service again and gets its answer, not the kept fallback");
+  t.match(String(recovered.headers['cache-control']), /^public/);
+  t.notMatch((await get(PAGE)).body, 'featured-video', 'and the good answer is kept');
   await service.close();
+  app.content.invalidate(); // a page rendered while the service is down, not the copy kept above
   const down = await get(PAGE);
   t.equal(down.statusCode, 200, 'down: the page is served');
   t.match(down.body, 'featured-video');

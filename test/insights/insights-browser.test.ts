@@ -48,6 +48,11 @@ t.test('insights in a browser', async (t) => {
 
   t.test('without JavaScript, the filters are sent by keyboard and kept in the URL', async (t) => {
     const page = await pageAs(browser, base, staff, false, 'desktop');
+    await page.goto(`${base}/insights/pages`);
+    const hidden = await page.locator('.table-scroll').evaluateAll((regions) => regions
+      .filter((r) => r.scrollWidth > r.clientWidth + 1).map((r) => `${r.getAttribute('aria-label')}: ${r.scrollWidth} > ${r.clientWidth}`));
+    t.same(hidden, [], 'at 1280 px every column of every table is in view, none behind a sideways scroll');
+    t.equal(await page.locator('#scroll tbody tr').first().locator('td').count(), 5, 'the scroll table has its four quarters');
     await page.goto(`${base}/insights/searches`);
     t.equal(await page.getByRole('img', { name: /Top searches/ }).count(), 1, 'the chart is an image named by its title');
     t.match(await page.locator('#top tbody').textContent(), 'export board');

@@ -133,9 +133,9 @@ t.test('insights for staff', async (t) => {
     t.same(tableRows(html, 'views'), [[known.title, known.path, '10'], [goneCell, gone, '1']]);
     t.match(html, `<a href="${known.path}">${known.title}</a>`);
     t.same(tableRows(html, 'helpfulness'), [
-      [known.title, known.path, '1', '1', '50.0%', 'not-clear (1)'], [goneCell, gone, '0', '2', '0.0%', 'not-accurate (2)']]);
-    t.same(tableRows(html, 'reasons'), [['not-accurate', '2'], ['not-clear', '1']]);
-    t.same(tableRows(html, 'least-helpful')[0], [goneCell, gone, '0', '2', '0.0%', 'not-accurate (2)']);
+      [known.title, known.path, '1', '1', '50.0%', "It wasn't clear (1)"], [goneCell, gone, '0', '2', '0.0%', "It wasn't accurate (2)"]]);
+    t.same(tableRows(html, 'reasons'), [["It wasn't accurate", '2'], ["It wasn't clear", '1']], 'reasons in the words the visitor chose');
+    t.same(tableRows(html, 'least-helpful')[0], [goneCell, gone, '0', '2', '0.0%', "It wasn't accurate (2)"]);
     t.same(tableRows(html, 'scroll'), [[known.title, known.path, '2', '2', '1', '1']]);
     t.same(tableRows(html, 'dwell'), [[known.title, known.path, '10', '60', '6']], '60 s over 10 views');
     t.same(tableRows(html, 'support'), [[known.title, known.path, '2']]);
@@ -205,6 +205,55 @@ t.test('insights for staff', async (t) => {
     const answers = await Promise.all(['searches', 'pages', 'searches', 'pages'].map((s) => get(`/insights/${s}?${JAN}`)));
     t.same(answers.map((a) => a.statusCode), [200, 200, 200, 200]);
     t.same(tableRows(answers[2]?.body ?? '', 'top'), tableRows(answers[0]?.body ?? '', 'top'));
+  });
+
+  t.test("one visitor's 'No' and its reason count as one 'No' with that reason, with scripts and without", async (t) => {
+    const PAGE = '/acme-cloud/docs/first-steps';
+    const today = new Date().toISOString().slice(0, 10);
+    const browser = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36', host: 'localhost', origin: 'http://localhost' };
+    const token = /name="_csrf" value="([^"]+)"/.exec((await app.inject({ url: PAGE, headers: browser })).body)?.[1] ?? '';
+    const answer = async (accept: string, cookie?: string) => {
+      const post = (fields: Record<string, string>, cookie?: string) => app.inject({
+        method: 'POST', url: '/feedback',
+        headers: { ...browser, accept, 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
+        payload: new URLSearchParams({ _csrf: token, entryId: 'acme-cloud-first-steps', returnTo: PAGE, ...fields }).toString(),
+      });
+      const no = await post({ helpful: 'no' }, cookie);
+      t.ok([200, 303].includes(no.statusCode), `'No' (${accept})`);
+      const visitor = cookie ?? `sp_visitor=${no.cookies.find((c) => c.name === 'sp_visitor')?.value}`;
+      t.ok([200, 303].includes((await post({ helpful: 'no', reason: 'not-clear' }, visitor)).statusCode), `the reason (${accept})`);
+    };
+    const helpfulnessToday = async () => {
+      await app.analytics.writer.flush();
+      const html = (await get(`/insights/pages?from=${today}&to=${today}`)).body;
+      return { rows: tableRows(html, 'helpfulness').filter((r) => r[1] === PAGE), reasons: tableRows(html, 'reasons') };
+    };
+    await answer('text/html'); // the forms posted by the browser
+    const one = await helpfulnessToday();
+    t.same(one.rows.map((r) => r.slice(2)), [['0', '1', '0.0%', "It wasn't clear (1)"]], 'without scripts: No = 1, its reason once, no "none given"');
+    t.same(one.reasons, [["It wasn't clear", '1']]);
+    await answer('application/json'); // the island's fetch: a second visitor
+    const both = await helpfulnessToday();
+    t.same(both.rows.map((r) => r.slice(2)), [['0', '2', '0.0%', "It wasn't clear (2)"]], 'with scripts: one more No, one more reason');
+    t.same(both.reasons, [["It wasn't clear", '2']]);
+  });
+
+  t.test("the site's own pages are named, not called gone; a chart of zeros says it has no data", async (t) => {
+    const own = ['/assistant', '/search-results/', '/insights', '/requests/SR-1234'];
+    await write(app, [
+      ...own.map((path) => ({ type: 'page_view', day: '2026-03-10', path, product: 'acme-cloud' })),
+      { type: 'was_this_helpful_click', day: '2026-03-10', path: known.path, key: 'no', product: 'acme-cloud' },
+    ]);
+    const html = (await get('/insights/pages?from=2026-03-10&to=2026-03-10')).body;
+    t.same(tableRows(html, 'views').map((r) => r.slice(0, 2)).sort(), [
+      ['Assistant', '/assistant'], ['Insights', '/insights'], ['Search results', '/search-results/'], ['Support request SR-1234', '/requests/SR-1234'],
+    ]);
+    t.notMatch(html, 'no longer exists');
+    t.match(html, '<a href="/assistant">Assistant</a>', 'a live page is linked');
+    t.notMatch(html, 'href="/requests/SR-1234"', "a person's own request is not");
+    t.same(tableRows(html, 'helpfulness'), [[known.title, known.path, '0', '1', '0.0%', 'none given (1)']]);
+    t.match(html, /<text[^>]*class="insights-chart-note"[^>]*>No data to draw: every value is 0 % answered Yes.<\/text>/, 'the all-zero chart says so');
+    t.match(html, '<desc id="chart-helpfulness-desc">No data to draw: every value is 0 % answered Yes.');
   });
 
   t.test('the empty state', async (t) => {

@@ -60,8 +60,30 @@ t.test('the search API', async (t) => {
       const filtered = (await post({ query: 'configure', facetFilters: { products: [{ platform: 'data_center', key: product.key }] } })).json();
       t.equal(filtered.pagination.total, product.count, `${product.key}: the facet count is the filtered total`);
     }
-    const counted = body.facets.products.flatMap((p: { products: { count: number }[] }) => p.products).reduce((a: number, p: { count: number }) => a + p.count, 0);
-    t.ok(counted <= body.pagination.total, 'product counts never exceed the matches');
+    // An article of both deployments counts under each: the counts of one deployment never exceed the matches.
+    for (const platform of body.facets.products as { platform: string; products: { count: number }[] }[]) {
+      const counted = platform.products.reduce((a, p) => a + p.count, 0);
+      t.ok(counted <= body.pagination.total, `${platform.platform}: product counts never exceed the matches`);
+    }
+  });
+
+  t.test('a KB article of several deployments is listed and counted under each deployment it names', async (t) => {
+    const [article] = await db.query<{ id: string; family: string; covers: unknown[] }>(
+      `select id, product_name_id as family, fields->'productVersions' as covers from content_entries where id = 'kb-plotline-capacity-shows-zero-for-team'`);
+    t.equal(article?.covers.length, 2, 'the article names a product of each deployment (content/kb/plotline)');
+    const query = 'capacity unscheduled estimation unit';
+    const ids = (body: { results: { content: { contentAri: string } }[] }) => body.results.map((r) => r.content.contentAri.split('/').pop());
+    const all = (await post({ query })).json();
+    for (const platform of ['cloud', 'data_center']) {
+      const facet = all.facets.products.find((p: { platform: string }) => p.platform === platform)?.products
+        .find((p: { key: string }) => p.key === article?.family);
+      t.ok(facet?.count >= 1, `${platform}: the product facet counts it`);
+      const filtered = (await post({ query, facetFilters: { products: [{ platform, key: article?.family }] } })).json();
+      t.ok(ids(filtered).includes(article?.id), `${platform}: it is listed`);
+      t.equal(filtered.pagination.total, facet?.count, `${platform}: the facet count is the filtered total`);
+    }
+    const result = all.results.find((r: { content: { contentAri: string } }) => r.content.contentAri.endsWith(`/${article?.id}`));
+    t.same(result?.content.products.map((p: { platform: string }) => p.platform).sort(), ['cloud', 'data_center'], 'the result names both');
   });
 
   t.test('with a content-type filter the total is the kept types, and the type facet still lists the others', async (t) => {

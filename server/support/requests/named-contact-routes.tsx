@@ -10,7 +10,7 @@ import { readerOf } from './access.ts';
 import { checkContact, MAX_NAMED_CONTACTS, NamedContactStore } from './named-contacts.ts';
 import type { PageKit } from './page-kit.tsx';
 
-const PATH = '/named-contact';
+export const PATH = '/named-contact';
 
 export default async function namedContactRoutes(app: FastifyInstance, opts: { config: Config; kit: PageKit }) {
   const { config, kit } = opts;

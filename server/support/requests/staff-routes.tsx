@@ -19,7 +19,7 @@ export const StaffQuerySchema = Type.Object({
 }, { additionalProperties: true });
 type StaffQuery = Static<typeof StaffQuerySchema>;
 
-const PATH = '/staff/requests';
+export const PATH = '/staff/requests';
 
 export default async function staffRoutes(app: FastifyInstance, opts: { config: Config; kit: PageKit }) {
   const { config, kit } = opts;
