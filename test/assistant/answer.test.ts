@@ -104,7 +104,7 @@ t.test('over the sample content', async (t) => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     t.teardown(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
-    const model = { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, model: 'test-model', apiKey: 'k-123', timeoutMs: 300 };
+    const model = { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, model: 'test-model', apiKey: 'k-123', timeoutMs: 60_000 };
     const question = 'How do I create an on-call schedule with rotations?';
 
     const pieces: string[] = [];
@@ -126,13 +126,14 @@ t.test('over the sample content', async (t) => {
     for (const [b, notice] of [['fail', 'failed'], ['slow', 'slow'], ['broken', 'failed']] as const) {
       behaviour = b;
       let fellBack = false;
-      const t0 = performance.now();
-      const a = await answer(db, question, { model, onFallback: () => { fellBack = true; } });
+      // The model that never finishes is cut off by the time limit; the others answer at once, so a
+      // loaded machine's delays only ever meet the long limit.
+      const limited = b === 'slow' ? { ...model, timeoutMs: 300 } : model;
+      const a = await answer(db, question, { model: limited, onFallback: () => { fellBack = true; } });
       t.equal(a.mode, 'extractive', `${b}: the extractive answer stands in`);
       t.equal(a.notice, notice);
       t.ok(fellBack);
       t.ok(a.citations.length >= 1);
-      if (b === 'slow') t.ok(performance.now() - t0 < 3000, 'within the time limit');
     }
 
     const count = seen.length;
