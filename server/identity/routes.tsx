@@ -9,10 +9,12 @@ import type { Config } from '../config.ts';
 import { SimpleErrorPage } from '../../views/pages/simple-error-page.tsx';
 import { IssuerUnavailable, userFromClaims, type OidcClient } from './client.ts';
 import { safeReturnPath } from './return-to.ts';
-import { SIGNIN_LIFETIME_S, bag, type PendingSignIn } from './session.ts';
+import { SIGNIN_LIFETIME_S, SIGNOUT_FIELD, bag, type PendingSignIn } from './session.ts';
 import { callbackUrl } from './types.ts';
 import { endProviderSession } from './revocation.ts';
 import { PROVIDER_COOKIES } from './provider/index.ts';
+import { siteNameOf } from './provider/screens.tsx';
+import { SiteSignedOutPage } from '../../views/pages/identity/sign-out-page.tsx';
 
 /** Sign-ins under way at once per browser (tabs): the oldest goes first. */
 const MAX_PENDING = 3;
@@ -138,7 +140,29 @@ export default async function identityRoutes(app: FastifyInstance, opts: Identit
     const home = `${config.publicUrl}/`;
     const end = wasSignedIn ? await client.endSessionUrl(home, typeof hint === 'string' ? hint : undefined) : undefined;
     reply.header('cache-control', 'no-store');
-    return reply.redirect(end?.href ?? '/', 303);
+    if (!end || end.origin === publicOrigin) return reply.redirect(end?.href ?? '/', 303);
+    // Browsers hold the redirect of a form post to the page's `form-action 'self'`: a 303 to another
+    // site's end-session endpoint is blocked and the issuer's session lives on. The post ends on this
+    // site's signed-out page, which goes on to the issuer as a navigation of its own.
+    bag(request.signin).set(SIGNOUT_FIELD, end.href);
+    return reply.redirect(`${base}/signed-out`, 303);
+  });
+
+  app.get(`${base}/signed-out`, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    if (request.user) return reply.redirect('/', 303);
+    const signin = bag(request.signin);
+    const stored = signin.get(SIGNOUT_FIELD);
+    let issuer: { href: string; host: string } | undefined;
+    if (typeof stored === 'string') {
+      // Shown once: a reload later is just the signed-out page.
+      if (signin.get('pending')) signin.set(SIGNOUT_FIELD, undefined);
+      else request.signin.delete();
+      const end = URL.canParse(stored) ? new URL(stored) : undefined;
+      if (end && (end.protocol === 'https:' || end.protocol === 'http:')) issuer = { href: end.href, host: end.host };
+    }
+    return reply.page(<SiteSignedOutPage siteName={await siteNameOf(app).catch(() => 'Help centre')} css={await app.pageStylesheets()} issuer={issuer} />,
+      { cache: 'private' });
   });
 
   app.get(`${base}/manage-profile`, async (_request, reply) => {

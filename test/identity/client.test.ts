@@ -155,7 +155,25 @@ t.test('log out: a POST from this site ends the session and goes through the iss
   const out = await app.inject({ method: 'POST', url: '/auth/logout', headers: { cookie: session, origin: PUBLIC } });
   t.equal(out.statusCode, 303);
   t.ok(clears(out, 'sp_session'), 'the session cookie is cleared');
-  const end = new URL(String(out.headers.location));
+  // A browser holds a form post's redirects to the page's form-action 'self': the post ends on this
+  // site, and the signed-out page goes on to the issuer by a navigation of its own.
+  t.equal(out.headers.location, '/auth/signed-out', 'the post ends on this site');
+  const signinCookie = cookieFrom(out, 'sp_signin');
+  t.ok(signinCookie, 'the end-session address is kept for the signed-out page');
+  const signedOut = await app.inject({ url: '/auth/signed-out', headers: { cookie: String(signinCookie) } });
+  t.equal(signedOut.statusCode, 200);
+  t.match(signedOut.headers['cache-control'], /no-store/);
+  t.match(signedOut.body, /<h1>You are signed out of [^<]+<\/h1>/, 'the page says signed out');
+  t.notMatch(signedOut.body, 'Account menu', 'no signed-in header');
+  const refresh = /<meta http-equiv="refresh" content="0;url=([^"]+)"/.exec(signedOut.body)?.[1];
+  t.ok(refresh, 'the browser goes on to the issuer without a script');
+  const link = /<a href="([^"]+)">Continue signing out at /.exec(signedOut.body)?.[1];
+  t.equal(link, refresh, 'and a link to the same address');
+  t.ok(clears(signedOut, 'sp_signin'), 'shown once');
+  const again = await app.inject({ url: '/auth/signed-out' });
+  t.equal(again.statusCode, 200);
+  t.notMatch(again.body, 'http-equiv="refresh"', 'a reload is only the signed-out page');
+  const end = new URL(String(refresh).replace(/&amp;/g, '&'));
   t.equal(`${end.origin}${end.pathname}`, `${peer.issuer}/session/end`);
   t.equal(end.searchParams.get('client_id'), peer.clientId);
   t.equal(end.searchParams.get('post_logout_redirect_uri'), `${PUBLIC}/`);

@@ -44,6 +44,8 @@ export interface Peer {
   next: { account: string; deny?: boolean };
   /** The prompts the interactions saw (select_account reaches the provider). */
   prompts: string[];
+  /** What each interaction asked for: 'login' when the peer had no session, 'consent' over a live one. */
+  steps: string[];
   server: Server;
   close(): Promise<void>;
 }
@@ -62,7 +64,7 @@ export async function startPeer(t: { teardown: (fn: () => unknown) => void }, op
   const clientSecret = randomBytes(24).toString('base64url');
   const accounts = new Map<string, PeerAccount>();
   let provider: PeerProvider | undefined;
-  const peer = { next: { account: '' } as Peer['next'], prompts: [] as string[] };
+  const peer = { next: { account: '' } as Peer['next'], prompts: [] as string[], steps: [] as string[] };
 
   const server = createServer(async (req, res) => {
     if (!provider) return void res.writeHead(503).end();
@@ -70,6 +72,7 @@ export async function startPeer(t: { teardown: (fn: () => unknown) => void }, op
     try {
       const details = await provider.interactionDetails(req, res);
       peer.prompts.push(String(details.params.prompt ?? ''));
+      peer.steps.push(details.prompt.name);
       if (peer.next.deny) {
         return await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The person said no.' }, { mergeWithLastSubmission: false });
       }
