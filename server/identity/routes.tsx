@@ -14,6 +14,7 @@ import { callbackUrl } from './types.ts';
 import { endProviderSession } from './revocation.ts';
 import { PROVIDER_COOKIES } from './provider/index.ts';
 import { siteNameOf } from './provider/screens.tsx';
+import { accountHash, loggableSubject } from './security-log.ts';
 import { SiteSignedOutPage } from '../../views/pages/identity/sign-out-page.tsx';
 
 /** Sign-ins under way at once per browser (tabs): the oldest goes first. */
@@ -118,16 +119,17 @@ export default async function identityRoutes(app: FastifyInstance, opts: Identit
     }
     const hint = result.idToken && result.idToken.length <= MAX_ID_TOKEN_HINT ? result.idToken : undefined;
     await reply.startSession(user, hint);
-    request.log.info('signed in');
+    request.log.info({ account: loggableSubject(user.sub), accountHash: accountHash(user.sub), issuer: client.issuer }, 'signed in');
     reply.header('cache-control', 'no-store');
     return reply.redirect(pending.continueTo, 303);
   });
 
   app.post(`${base}/logout`, { config: { stateChanging: { crossSiteMessage: 'You can only log out from this site.' } } }, async (request, reply) => {
     const hint = request.user ? (bag(request.session).get('idt') as string | undefined) : undefined;
-    const wasSignedIn = request.user !== undefined;
+    const leaving = request.user;
+    const wasSignedIn = leaving !== undefined;
     await reply.endSession();
-    if (wasSignedIn) request.log.info('signed out');
+    if (leaving) request.log.info({ account: loggableSubject(leaving.sub), accountHash: accountHash(leaving.sub), issuer: client.issuer }, 'signed out');
     // The embedded provider's session ends in the same step (its cookie is under this path), so its
     // end-session endpoint below finds none and sends the browser straight home: no second 'Sign out'.
     const providerSession = embedded ? request.cookies[PROVIDER_COOKIES.session] : undefined;

@@ -233,13 +233,32 @@ t.test('log lines of a sign-in hold no e-mail address, token, code or secret', a
   const logStream = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
   const peer = await startPeer(t, { publicUrl: PUBLIC });
   peer.accounts.set('cust-1', { email: 'ada@customer.example', name: 'Ada Lovelace' });
-  const app = await build(t, { logStream, env: { ...peerEnv(peer), LOG_LEVEL: 'debug' } });
+  const app = await build(t, {
+    logStream,
+    env: {
+      ...peerEnv(peer), LOG_LEVEL: 'debug',
+      // Credentials where operators sometimes put them: in the address, and in the variables made for them.
+      AI_BASE_URL: 'https://ai-user:ai-pass@ai.example.test/v1?api-key=query-secret', AI_MODEL: 'help-model', AI_API_KEY: 'sk-ai-key-secret',
+      FLAGS_PROVIDER: 'ofrep', FLAGS_URL: 'http://127.0.0.1:9/ofrep',
+    },
+  });
   const { session, callbackUrl } = await signIn(app, peer, 'cust-1');
   t.ok(session);
   await app.inject({ url: callbackUrl });
   await app.inject({ url: PAGE, headers: { cookie: 'sp_session=tampered' } });
   await app.inject({ method: 'POST', url: '/auth/logout', headers: { cookie: session, origin: PUBLIC } });
   const log = lines.join('');
+  const entries = log.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const configuration = entries.find((l) => l.msg === 'configuration');
+  t.match(configuration, {
+    publicUrl: PUBLIC, issuer: peer.issuer, issuerKind: 'external', flagProvider: 'ofrep', flagSource: 'http://127.0.0.1:9/ofrep',
+    aiEndpoint: 'https://ai.example.test/v1', aiModel: 'help-model',
+  }, 'at start: the public URL, the issuer, the flag provider and the AI endpoint');
+  const signedIn = entries.find((l) => l.msg === 'signed in');
+  t.match(signedIn, { account: 'cust-1', accountHash: /^[0-9a-f]{16}$/, issuer: peer.issuer }, 'signed in: which account, at which issuer');
+  for (const secret of ['ai-user', 'ai-pass', 'query-secret', 'sk-ai-key-secret']) {
+    t.notOk(log.includes(secret), `no ${secret} in the log`);
+  }
   t.match(log, '"msg":"signed in"');
   t.match(log, 'session cookie refused');
   const code = new URL(callbackUrl, PUBLIC).searchParams.get('code') as string;
