@@ -57,6 +57,8 @@ export const ConfigSchema = Type.Object({
     client_secret: Type.String({ minLength: 16 }),
     redirect_uris: Type.Array(Type.String({ pattern: '^https?://' }), { minItems: 1 }),
     post_logout_redirect_uris: Type.Optional(Type.Array(Type.String({ pattern: '^https?://' }))),
+    /** The name the sign-in and consent screens give the client (else the host of its first redirect URI). */
+    client_name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   })),
   /** Session cookie keys, newest first: the first seals, all open (rotation). Unset: one kept in the database. */
   sessionSecrets: Type.Optional(Type.Array(Type.String({ minLength: 32 }), { minItems: 1 })),

@@ -16,6 +16,8 @@ import {
 
 const ENV = { OIDC_CLIENT_SECRET: CLIENT_SECRET };
 const PARTNER_APP = { id: 'partner-portal', secret: 'partner-portal-secret-0123456789', redirect: 'https://portal.example.test/cb' };
+/** Another site signing in against this one, configured without a client_name. */
+const UNNAMED_APP = { id: 'signpost-b', secret: 'signpost-b-secret-0123456789', redirect: 'https://help-b.example.test/auth/callback' };
 
 async function withAccounts(app: FastifyInstance) {
   await app.accounts.create({ email: 'ada@customer.example', password: PASSWORD, displayName: 'Ada Customer' });
@@ -247,7 +249,12 @@ t.test('a disabled account cannot sign in, nor get tokens for a code it had', as
 
 t.test('another client (OIDC_PROVIDER_CLIENTS) is asked about, and gets a code only after Allow', async (t) => {
   const app = await build(t, {
-    env: { ...ENV, OIDC_PROVIDER_CLIENTS: JSON.stringify([{ client_id: PARTNER_APP.id, client_secret: PARTNER_APP.secret, redirect_uris: [PARTNER_APP.redirect], client_name: 'Partner Portal', id_token_signed_response_alg: 'RS256' }]) },
+    env: {
+      ...ENV, OIDC_PROVIDER_CLIENTS: JSON.stringify([
+        { client_id: PARTNER_APP.id, client_secret: PARTNER_APP.secret, redirect_uris: [PARTNER_APP.redirect], client_name: 'Partner Portal', id_token_signed_response_alg: 'RS256' },
+        { client_id: UNNAMED_APP.id, client_secret: UNNAMED_APP.secret, redirect_uris: [UNNAMED_APP.redirect] },
+      ]),
+    },
   });
   await withAccounts(app);
   const jar = new Jar();
@@ -275,6 +282,16 @@ t.test('another client (OIDC_PROVIDER_CLIENTS) is asked about, and gets a code o
   t.equal(decodeProtectedHeader(tokens.json().id_token).alg, 'RS256', 'the algorithm the client asked for');
   const { payload } = await jwtVerify(tokens.json().id_token, createLocalJWKSet((await app.inject({ url: `${ISSUER}/jwks` })).json()), { issuer: ISSUER, audience: PARTNER_APP.id });
   t.equal(payload.email, 'eli@fernhollow.example');
+
+  t.test('a client without a client_name is named by the site it returns to, never by its id', async (t) => {
+    const other = new Jar();
+    const { path } = await startSignIn(app, other, authorizationRequest({}, UNNAMED_APP));
+    const form = await visit(app, other, path);
+    t.match(form.body, 'help-b.example.test asks you to sign in with your Test Support account.');
+    const consent = await follow(app, other, await postForm(app, other, `${path}/login`, { email: 'ada@customer.example', password: PASSWORD }));
+    t.match(consent.body, /<h1>Allow help-b\.example\.test to use your Test Support account\?<\/h1>/);
+    for (const page of [form, consent]) t.notMatch(page.body, UNNAMED_APP.id, 'the id is not shown');
+  });
 
   t.test('Cancel sends the client access_denied', async (t) => {
     const other = new Jar();

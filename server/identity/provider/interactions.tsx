@@ -82,7 +82,11 @@ export default async function registerInteractions(app: FastifyInstance, opts: P
     const id = interaction.params.client_id;
     if (typeof id !== 'string' || id === client.id) return undefined;
     const found = await (await provider()).Client.find(id);
-    return found?.clientName ?? id;
+    // An id is the operator's word for the client; the person recognises the site it sends them back to.
+    const name = found?.clientName?.trim();
+    if (name) return name;
+    const redirect = found?.redirectUris[0];
+    return redirect && URL.canParse(redirect) ? new URL(redirect).host : id;
   }
 
   async function signInPage(reply: FastifyReply, interaction: Interaction, extra: { email?: string; error?: string; status?: number } = {}) {
