@@ -2,6 +2,7 @@ import t from 'tap';
 import type { FastifyInstance } from 'fastify';
 import { build } from '../helpers/build.ts';
 import { Jar, followPeer, freePort, startPeer, type Peer } from './oidc-peer.ts';
+import { claimsReport } from '../../server/identity/client.ts';
 import { SESSION_SECRET, clears, cookieFrom, setCookies } from './helpers.ts';
 
 const PUBLIC = 'https://help.example.test';
@@ -91,6 +92,40 @@ t.test('roles come from the claims the configuration names', async (t) => {
   const page = await app.inject({ url: PAGE, headers: { cookie: partner } });
   t.match(page.body, 'View Support Requests', 'partner claim: partner request items');
   t.notMatch(page.body, 'class="edit-links"');
+});
+
+t.test('default scopes: an issuer that carries the role claims under a roles scope is asked for it, and says so once', async (t) => {
+  const { Writable } = await import('node:stream');
+  const lines: string[] = [];
+  const logStream = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+  // As another Signpost, or Keycloak: name, picture under profile; groups and flags under roles.
+  const peer = await startPeer(t, { publicUrl: PUBLIC, claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'picture'], roles: ['grp', 'partner_flag', 'cohort'] } });
+  peer.accounts.set('staff-1', { email: 'grace@fernhollow.example', email_verified: true, name: 'Grace Hopper', grp: ['help-editors'] });
+  peer.accounts.set('partner-1', { email: 'pat@partner.example', name: 'Pat Partner', partner_flag: true });
+  const app = await build(t, { logStream, env: { ...peerEnv(peer), LOG_LEVEL: 'info', CONTENT_EDITOR_URL: 'https://forge.example/help/-/edit/main/{file}' } });
+  const start = await app.inject({ url: '/auth/login' });
+  t.equal(new URL(String(start.headers.location)).searchParams.get('scope'), 'openid email profile roles', 'roles, which the issuer lists');
+
+  const author = (await signIn(app, peer, 'staff-1')).session;
+  t.match((await app.inject({ url: '/acme/kb/widget-crash', headers: { cookie: author } })).body, 'class="edit-links"', 'an author, from the groups claim');
+  const partner = (await signIn(app, peer, 'partner-1')).session;
+  t.match((await app.inject({ url: PAGE, headers: { cookie: partner } })).body, 'View Support Requests', 'a partner, from the partner claim');
+
+  const reports = lines.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => String(l.msg).startsWith('issuer discovered'));
+  t.match(reports, [{ issuer: peer.issuer, scopesAdded: ['roles'], roleClaimsNotOffered: ['canEdit'] }], 'once: the role claims the issuer does not offer');
+
+  // OIDC_SCOPES set: asked for as it is.
+  const explicit = await build(t, { env: { ...peerEnv(peer), OIDC_SCOPES: 'openid email' } });
+  t.equal(new URL(String((await explicit.inject({ url: '/auth/login' })).headers.location)).searchParams.get('scope'), 'openid email');
+});
+
+t.test('an issuer offering none of the role claims is a warning naming them', async (t) => {
+  const names = { oidcEditorClaim: 'canEdit', oidcPartnerClaim: 'partner', oidcGroupsClaim: 'groups', oidcEditorGroup: 'editors', oidcPartnerGroup: 'partners' };
+  const none = claimsReport('https://id.example', { claims_supported: ['sub', 'email', 'name'], scopes_supported: ['openid', 'email'] }, names, ['roles']);
+  t.equal(none.level, 'warn');
+  t.same(none.fields, { issuer: 'https://id.example', scopesAdded: [], roleClaimsNotOffered: ['canEdit', 'partner', 'groups'] });
+  t.equal(claimsReport('https://id.example', { claims_supported: ['sub', 'groups'] }, names, []).level, 'info', 'groups alone can make both roles');
+  t.equal(claimsReport('https://id.example', {}, names, []).level, 'info', 'an issuer that does not list its claims');
 });
 
 t.test('switch account passes prompt=select_account to the issuer', async (t) => {

@@ -59,7 +59,11 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startPeer(t: { teardown: (fn: () => unknown) => void }, opts: { publicUrl: string; port?: number }): Promise<Peer> {
+/** The peer's scopes and their claims, unless a test gives its own (role claims under a scope of their own). */
+const DEFAULT_CLAIMS = { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'picture', 'grp', 'partner_flag', 'cohort'] };
+
+export async function startPeer(t: { teardown: (fn: () => unknown) => void },
+  opts: { publicUrl: string; port?: number; claims?: Record<string, string[]> }): Promise<Peer> {
   const clientId = 'signpost-test';
   const clientSecret = randomBytes(24).toString('base64url');
   const accounts = new Map<string, PeerAccount>();
@@ -102,7 +106,7 @@ export async function startPeer(t: { teardown: (fn: () => unknown) => void }, op
     jwks: { keys: [{ ...key, alg: 'ES256', use: 'sig', kid: 'peer-1' }] },
     pkce: { methods: ['S256'], required: () => true },
     cookies: { keys: [randomBytes(16).toString('hex')] },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'picture', 'grp', 'partner_flag', 'cohort'] },
+    claims: opts.claims ?? DEFAULT_CLAIMS,
     features: { devInteractions: { enabled: false }, rpInitiatedLogout: { enabled: true } },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     findAccount: async (_ctx: unknown, sub: string) => {
