@@ -50,6 +50,7 @@ import assistantRoutes from './assistant/routes.tsx';
 import insights from './insights/plugin.tsx';
 import events from './events/plugin.ts';
 import misses from './events/misses.ts';
+import { configurationSummary } from './config-summary.ts';
 
 /**
  * Options for the Fastify instance that hosts the app: request bodies keep unknown fields so the
@@ -117,6 +118,8 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
     return reply.type('text/plain; charset=utf-8').send(message);
   });
 
+  // Where the site answers and whom it trusts, once at start (addresses only, no secret).
+  fastify.log.info(configurationSummary(config), 'configuration');
   // One access line for every response, whatever answers it (ACCESS_LOG).
   await fastify.register(accessLog, { level: config.accessLog });
   // First, so every response below carries them: security headers, input no route should see, cache rules.

@@ -43,6 +43,8 @@ export const ConfigSchema = Type.Object({
   /** Unset with the embedded provider: derived from the database's secret, so every instance agrees. */
   oidcClientSecret: Type.Optional(Type.String({ minLength: 1 })),
   oidcScopes: Type.String({ pattern: '(^|\\s)openid(\\s|$)' }),
+  /** Scopes added to the default OIDC_SCOPES when the issuer's discovery lists them (`roles`, where role claims live). */
+  oidcScopesWhenOffered: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
   /** Claim names that carry roles (spec §6): a boolean claim, or a group in the groups claim. */
   oidcEditorClaim: Type.String({ minLength: 1 }),
   oidcPartnerClaim: Type.String({ minLength: 1 }),
@@ -57,6 +59,8 @@ export const ConfigSchema = Type.Object({
     client_secret: Type.String({ minLength: 16 }),
     redirect_uris: Type.Array(Type.String({ pattern: '^https?://' }), { minItems: 1 }),
     post_logout_redirect_uris: Type.Optional(Type.Array(Type.String({ pattern: '^https?://' }))),
+    /** The name the sign-in and consent screens give the client (else the host of its first redirect URI). */
+    client_name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   })),
   /** Session cookie keys, newest first: the first seals, all open (rotation). Unset: one kept in the database. */
   sessionSecrets: Type.Optional(Type.Array(Type.String({ minLength: 32 }), { minItems: 1 })),
@@ -228,6 +232,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oidcClientSecret: env.OIDC_CLIENT_SECRET || undefined,
     // The embedded provider also offers the `roles` scope (editor, partner, groups, cohort claims).
     oidcScopes: (env.OIDC_SCOPES || (env.OIDC_ISSUER ? 'openid email profile' : 'openid email profile roles')).trim(),
+    // An external issuer's role claims often come with a `roles` scope (Keycloak, another Signpost): asked
+    // for by default when its discovery lists it, so authors and partners do not arrive as customers.
+    oidcScopesWhenOffered: env.OIDC_ISSUER && !env.OIDC_SCOPES ? ['roles'] : [],
     oidcEditorClaim: env.OIDC_EDITOR_CLAIM || 'canEdit',
     oidcPartnerClaim: env.OIDC_PARTNER_CLAIM || 'partner',
     oidcGroupsClaim: env.OIDC_GROUPS_CLAIM || 'groups',

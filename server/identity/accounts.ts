@@ -54,10 +54,14 @@ export const DEFAULT_THROTTLE: ThrottleOptions = {
   windowMs: 15 * 60_000, slowAfter: 3, delayStepMs: 1000, maxDelayMs: 5000, lockAfter: 5, lockMs: 15 * 60_000,
 };
 
+/**
+ * A refusal says which account the login name belongs to (`accountId`, when it names one) and whether
+ * this failure is the one that locked it (`lockedNow`), for the security log: never to the person.
+ */
 export type SignInResult =
   | { ok: true; account: Account }
-  | { ok: false; reason: 'invalid' }
-  | { ok: false; reason: 'locked'; retryAfterS: number };
+  | { ok: false; reason: 'invalid'; accountId?: string | undefined }
+  | { ok: false; reason: 'locked'; retryAfterS: number; accountId?: string | undefined; lockedNow?: boolean };
 
 /** Too many wrong passwords for the account: refused, whatever is sent, for `retryAfterS`. */
 export class AccountLockedError extends AccountError {
@@ -204,7 +208,10 @@ export class AccountStore {
     const key = loginKey(login);
     const now = this.now();
     const state = await this.failures(key);
-    if (state.lockedUntil > now) return { ok: false, reason: 'locked', retryAfterS: Math.ceil((state.lockedUntil - now) / 1000) };
+    if (state.lockedUntil > now) {
+      const id = (await this.db.query<{ id: string }>('select id from accounts where lower(email) = $1', [key]))[0]?.id;
+      return { ok: false, reason: 'locked', retryAfterS: Math.ceil((state.lockedUntil - now) / 1000), accountId: id };
+    }
 
     const rows = key ? await this.db.query<AccountRow>('select * from accounts where lower(email) = $1', [key]) : [];
     const row = rows[0];
@@ -213,7 +220,7 @@ export class AccountStore {
       if (state.row) await this.db.query('delete from sign_in_failures where login = $1', [key]);
       return { ok: true, account: toAccount(row) };
     }
-    return this.failed(key, state, now);
+    return { ...(await this.failed(key, state, now)), accountId: row?.id };
   }
 
   /** The failures counted for a login name. */
@@ -235,7 +242,7 @@ export class AccountStore {
        on conflict (login) do update set failures = excluded.failures, first_at = excluded.first_at, locked_until = excluded.locked_until`,
       [key, locked ? 0 : failures, inWindow ? new Date(row.first_at) : new Date(now), locked],
     );
-    if (locked) return { ok: false, reason: 'locked', retryAfterS: Math.ceil(t.lockMs / 1000) };
+    if (locked) return { ok: false, reason: 'locked', retryAfterS: Math.ceil(t.lockMs / 1000), lockedNow: true };
     if (failures >= t.slowAfter) {
       const delay = Math.min(t.maxDelayMs, (failures - t.slowAfter + 1) * t.delayStepMs);
       await (this.options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))))(delay);

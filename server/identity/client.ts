@@ -29,6 +29,39 @@ export interface ClientOptions {
   /** Reaches the embedded provider in-process (requests under this URL go to app.inject). */
   inProcess?: { app: FastifyInstance; prefix: string } | undefined;
   clock?: (() => number) | undefined;
+  /** Scopes added to the request when the issuer's discovery lists them (the default scopes only). */
+  scopesWhenOffered?: string[] | undefined;
+  /** Told once, when discovery first succeeds, what the issuer offers of the claims roles come from. */
+  report?: ((issuer: string, metadata: oidc.ServerMetadata, scopesWhenOffered: string[]) => void) | undefined;
+}
+
+export interface ClaimsReport {
+  level: 'info' | 'warn';
+  fields: { issuer: string; scopesAdded: string[]; roleClaimsNotOffered?: string[] };
+  msg: string;
+}
+
+/**
+ * What an issuer's discovery says about the claims roles come from (spec §6 author and partner):
+ * a warning when it lists its claims and none of them is among them, since every author and partner
+ * would then arrive as a customer. Names only, never a value.
+ */
+export function claimsReport(issuer: string, metadata: Pick<oidc.ServerMetadata, 'claims_supported' | 'scopes_supported'>, names: ClaimNames,
+  scopesWhenOffered: string[]): ClaimsReport {
+  const scopesAdded = scopesWhenOffered.filter((s) => metadata.scopes_supported?.includes(s));
+  const roleClaims = [...new Set([names.oidcEditorClaim, names.oidcPartnerClaim, names.oidcGroupsClaim])];
+  const offered = metadata.claims_supported;
+  if (!offered) {
+    return { level: 'info', fields: { issuer, scopesAdded }, msg: 'issuer discovered; it does not list its claims, so roles depend on what it sends' };
+  }
+  const missing = roleClaims.filter((c) => !offered.includes(c));
+  if (missing.length === roleClaims.length) {
+    return {
+      level: 'warn', fields: { issuer, scopesAdded, roleClaimsNotOffered: missing },
+      msg: 'issuer discovered; it offers none of the claims roles come from: authors and partners sign in as customers (see OIDC_SCOPES and OIDC_*_CLAIM)',
+    };
+  }
+  return { level: 'info', fields: { issuer, scopesAdded, roleClaimsNotOffered: missing }, msg: 'issuer discovered' };
 }
 
 /** A fetch answered by the app itself, for the embedded provider. */
@@ -89,6 +122,7 @@ export class OidcClient {
         if (customFetch) config[oidc.customFetch] = customFetch;
         config.timeout = TIMEOUT_S;
         this.config = config;
+        this.opts.report?.(issuer, config.serverMetadata(), this.opts.scopesWhenOffered ?? []);
         return config;
       }, (error: unknown) => {
         this.failedAt = this.now();
@@ -103,8 +137,11 @@ export class OidcClient {
   /** The authorization request: PKCE S256, state and nonce; prompt=select_account passes through. */
   async authorizationUrl(input: { scope: string; state: string; nonce: string; verifier: string; prompt?: string | undefined }): Promise<URL> {
     const config = await this.configuration();
+    const offered = config.serverMetadata().scopes_supported ?? [];
+    const asked = input.scope.split(/\s+/).filter(Boolean);
+    const scope = [...asked, ...(this.opts.scopesWhenOffered ?? []).filter((s) => offered.includes(s) && !asked.includes(s))].join(' ');
     const params: Record<string, string> = {
-      redirect_uri: this.opts.redirectUri, scope: input.scope, response_type: 'code',
+      redirect_uri: this.opts.redirectUri, scope, response_type: 'code',
       code_challenge: await oidc.calculatePKCECodeChallenge(input.verifier), code_challenge_method: 'S256',
       state: input.state, nonce: input.nonce,
     };

@@ -11,7 +11,7 @@ import { storedSecret } from './secrets.ts';
 import { callbackUrl, embeddedIssuer } from './types.ts';
 import { randomBytes } from 'node:crypto';
 import session from './session.ts';
-import { OidcClient } from './client.ts';
+import { OidcClient, claimsReport } from './client.ts';
 import identityRoutes from './routes.tsx';
 import customerContextApi from './api.ts';
 import accountRoutes from './account-routes.tsx';
@@ -55,8 +55,20 @@ export default fp<IdentityOptions>(async (app, opts) => {
   const client = new OidcClient({
     issuer, clientId: config.oidcClientId, clientSecret, redirectUri: callbackUrl(config.publicUrl, base), clock: opts.clock,
     inProcess: embedded ? { app, prefix: config.publicUrl } : undefined,
+    scopesWhenOffered: config.oidcScopesWhenOffered,
+    report: embedded ? undefined : (at, metadata, whenOffered) => {
+      const { level, fields, msg } = claimsReport(at, metadata, config, whenOffered);
+      app.log[level]({ ...fields, scope: config.oidcScopes }, msg);
+    },
   });
   app.decorate('oidcClient', client);
+  if (!embedded) {
+    // Discovery at start, not awaited: what the issuer offers is said once at start-up, and a down
+    // issuer delays nothing (the first sign-in tries again).
+    app.addHook('onReady', async () => {
+      client.configuration().catch((error: unknown) => app.log.warn({ issuer, err: { message: (error as Error).message } }, 'issuer discovery failed at start; sign-in will try again'));
+    });
+  }
   await app.register(identityRoutes, { config, client, embedded, clock: opts.clock });
   await app.register(customerContextApi, { accounts: embedded ? accounts : undefined });
   // 'Manage profile' of the embedded provider: the person, their roles, a password change.

@@ -9,10 +9,13 @@ import type { Config } from '../config.ts';
 import { SimpleErrorPage } from '../../views/pages/simple-error-page.tsx';
 import { IssuerUnavailable, userFromClaims, type OidcClient } from './client.ts';
 import { safeReturnPath } from './return-to.ts';
-import { SIGNIN_LIFETIME_S, bag, type PendingSignIn } from './session.ts';
+import { SIGNIN_LIFETIME_S, SIGNOUT_FIELD, bag, type PendingSignIn } from './session.ts';
 import { callbackUrl } from './types.ts';
 import { endProviderSession } from './revocation.ts';
 import { PROVIDER_COOKIES } from './provider/index.ts';
+import { siteNameOf } from './provider/screens.tsx';
+import { accountHash, loggableSubject } from './security-log.ts';
+import { SiteSignedOutPage } from '../../views/pages/identity/sign-out-page.tsx';
 
 /** Sign-ins under way at once per browser (tabs): the oldest goes first. */
 const MAX_PENDING = 3;
@@ -116,16 +119,17 @@ export default async function identityRoutes(app: FastifyInstance, opts: Identit
     }
     const hint = result.idToken && result.idToken.length <= MAX_ID_TOKEN_HINT ? result.idToken : undefined;
     await reply.startSession(user, hint);
-    request.log.info('signed in');
+    request.log.info({ account: loggableSubject(user.sub), accountHash: accountHash(user.sub), issuer: client.issuer }, 'signed in');
     reply.header('cache-control', 'no-store');
     return reply.redirect(pending.continueTo, 303);
   });
 
   app.post(`${base}/logout`, { config: { stateChanging: { crossSiteMessage: 'You can only log out from this site.' } } }, async (request, reply) => {
     const hint = request.user ? (bag(request.session).get('idt') as string | undefined) : undefined;
-    const wasSignedIn = request.user !== undefined;
+    const leaving = request.user;
+    const wasSignedIn = leaving !== undefined;
     await reply.endSession();
-    if (wasSignedIn) request.log.info('signed out');
+    if (leaving) request.log.info({ account: loggableSubject(leaving.sub), accountHash: accountHash(leaving.sub), issuer: client.issuer }, 'signed out');
     // The embedded provider's session ends in the same step (its cookie is under this path), so its
     // end-session endpoint below finds none and sends the browser straight home: no second 'Sign out'.
     const providerSession = embedded ? request.cookies[PROVIDER_COOKIES.session] : undefined;
@@ -138,7 +142,29 @@ export default async function identityRoutes(app: FastifyInstance, opts: Identit
     const home = `${config.publicUrl}/`;
     const end = wasSignedIn ? await client.endSessionUrl(home, typeof hint === 'string' ? hint : undefined) : undefined;
     reply.header('cache-control', 'no-store');
-    return reply.redirect(end?.href ?? '/', 303);
+    if (!end || end.origin === publicOrigin) return reply.redirect(end?.href ?? '/', 303);
+    // Browsers hold the redirect of a form post to the page's `form-action 'self'`: a 303 to another
+    // site's end-session endpoint is blocked and the issuer's session lives on. The post ends on this
+    // site's signed-out page, which goes on to the issuer as a navigation of its own.
+    bag(request.signin).set(SIGNOUT_FIELD, end.href);
+    return reply.redirect(`${base}/signed-out`, 303);
+  });
+
+  app.get(`${base}/signed-out`, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    if (request.user) return reply.redirect('/', 303);
+    const signin = bag(request.signin);
+    const stored = signin.get(SIGNOUT_FIELD);
+    let issuer: { href: string; host: string } | undefined;
+    if (typeof stored === 'string') {
+      // Shown once: a reload later is just the signed-out page.
+      if (signin.get('pending')) signin.set(SIGNOUT_FIELD, undefined);
+      else request.signin.delete();
+      const end = URL.canParse(stored) ? new URL(stored) : undefined;
+      if (end && (end.protocol === 'https:' || end.protocol === 'http:')) issuer = { href: end.href, host: end.host };
+    }
+    return reply.page(<SiteSignedOutPage siteName={await siteNameOf(app).catch(() => 'Help centre')} css={await app.pageStylesheets()} issuer={issuer} />,
+      { cache: 'private' });
   });
 
   app.get(`${base}/manage-profile`, async (_request, reply) => {

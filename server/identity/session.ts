@@ -2,7 +2,7 @@
  * The session (issue "Sessions"): a sealed (encrypted and authenticated) cookie, so instances keep no
  * session state. `sp_session` holds the signed-in person (SessionUser), when they signed in and when
  * they were last seen; `sp_signin` (path: the identity base, ten minutes) holds a sign-in under way:
- * state, nonce, PKCE verifier and where to return.
+ * state, nonce, PKCE verifier and where to return; after a log-out, the issuer's end-session address.
  *
  * Keys: SESSION_SECRET's secrets, newest first (the first seals, every one opens, so a new key can be
  * put in front without signing anyone out), else one secret made once and kept in the database so every
@@ -30,6 +30,8 @@ export { SESSION_COOKIE };
 export const SIGNIN_COOKIE = 'sp_signin';
 /** A sign-in under way is kept this long: time to type a password, not to leave it for the day. */
 export const SIGNIN_LIFETIME_S = 600;
+/** sp_signin's field for the issuer's end-session address, between log-out and the signed-out page. */
+export const SIGNOUT_FIELD = 'signout';
 /** Last-seen is written back at most this often, so a busy visitor's cookie is not re-sealed on every page. */
 export const SEEN_RESOLUTION_MS = 60_000;
 
@@ -56,6 +58,11 @@ interface SessionFields {
   sid: string;
   /** The account's session generation at sign-in (0 when absent). */
   gen?: number;
+}
+
+/** Whether sp_signin still carries something: a sign-in under way, or a sign-out to finish at the issuer. */
+function signinInUse(request: FastifyRequest): boolean {
+  return !!request.signin.get('pending') || typeof request.signin.get(SIGNOUT_FIELD) === 'string';
 }
 
 /** Requests that never look at the person: they pay no session check (and do not refresh last-seen). */
@@ -140,7 +147,7 @@ export default fp<SessionOptions>(async (app, opts) => {
     const brought = request.cookies[SESSION_COOKIE] !== undefined;
     if (!brought) {
       // No cookie came: no cookie goes out unless sign-in starts one.
-      if (request.cookies[SIGNIN_COOKIE] !== undefined && !request.signin.get('pending')) request.signin.delete();
+      if (request.cookies[SIGNIN_COOKIE] !== undefined && !signinInUse(request)) request.signin.delete();
       return;
     }
     if (sessionless(request)) return;
@@ -166,7 +173,7 @@ export default fp<SessionOptions>(async (app, opts) => {
     }
     request.user = fields.user;
     if (now - (fields.seen ?? 0) >= SEEN_RESOLUTION_MS) session.set('seen', now);
-    if (request.cookies[SIGNIN_COOKIE] !== undefined && !request.signin.get('pending')) request.signin.delete();
+    if (request.cookies[SIGNIN_COOKIE] !== undefined && !signinInUse(request)) request.signin.delete();
   });
 
   app.decorateReply('startSession', async function startSession(this: import('fastify').FastifyReply, user: SessionUser, idToken?: string) {

@@ -28,8 +28,9 @@ export async function serve(t: Test, options: BuildOptions = {}): Promise<{ base
  * The app served at exactly its PUBLIC_URL (a free loopback port chosen first), for journeys that leave
  * the page and come back: sign-in redirects go to the issuer and callback that PUBLIC_URL names.
  */
-export async function servePublic(t: Test, options: BuildOptions = {}): Promise<{ base: string; browser: Browser; app: FastifyInstance }> {
-  const port = await freePort();
+export async function servePublic(t: Test, options: BuildOptions = {}, chosenPort?: number): Promise<{ base: string; browser: Browser; app: FastifyInstance }> {
+  // A journey whose other party must know the address first (a second issuer) chooses the port itself.
+  const port = chosenPort ?? await freePort();
   const base = `http://127.0.0.1:${port}`;
   const app = await build(t, { ...options, env: { ...options.env, PUBLIC_URL: base } });
   await app.listen({ port, host: '127.0.0.1' });

@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations, servePublic } from './browser.ts';
+import { freePort, startPeer } from '../identity/oidc-peer.ts';
+import { SESSION_SECRET } from '../identity/helpers.ts';
 import { islandsSettled } from './islands.ts';
 import { SAMPLE_CONTENT } from '../helpers/build.ts';
 import { PAGE_TYPES } from '../fixtures/page-types.ts';
@@ -146,4 +148,51 @@ t.test('sign-in journeys with the demo accounts', async (t) => {
     t.same(await axeViolations(page), [], 'the profile page has no WCAG A/AA violations');
     await context.close();
   });
+});
+
+t.test('log out with an external issuer ends both sessions in the browser', async (t) => {
+  const port = await freePort();
+  const publicUrl = `http://127.0.0.1:${port}`;
+  const peer = await startPeer(t, { publicUrl });
+  peer.accounts.set('cust-1', { email: 'ada@customer.example', email_verified: true, name: 'Ada Lovelace' });
+  peer.next = { account: 'cust-1' };
+  const { base, browser } = await servePublic(t, {
+    contentDir: SAMPLE_CONTENT,
+    env: { SESSION_SECRET, OIDC_ISSUER: peer.issuer, OIDC_CLIENT_ID: peer.clientId, OIDC_CLIENT_SECRET: peer.clientSecret },
+  }, port);
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  const visited: string[] = [];
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) visited.push(frame.url());
+  });
+  const signIn = async () => {
+    await page.locator('header').first().getByRole('link', { name: 'Sign in' }).first().click();
+    await page.waitForURL(`${base}${TOPIC}`);
+  };
+
+  await page.goto(base + TOPIC);
+  await signIn();
+  t.equal(peer.steps.filter((s) => s === 'login').length, 1, 'signed in at the issuer');
+  t.equal(await page.locator('[data-menu="account"]').count() > 0, true, 'signed in here');
+
+  await (await openAccountMenu(page)).getByRole('button', { name: 'Log out' }).click();
+  // The issuer asks to confirm its own sign-out; its answer leads back to the support home.
+  await page.waitForURL((url) => url.href.startsWith(`${peer.issuer}/session/end`));
+  t.ok(visited.some((url) => url === `${base}/auth/signed-out`), 'through this site\'s signed-out page');
+  await page.getByRole('button', { name: /sign me out/i }).click();
+  await page.waitForURL(`${base}/`);
+  t.same(violations, [], 'no form-action violation on the way');
+  t.equal(await page.locator('header').first().getByRole('link', { name: 'Sign in' }).count() > 0, true, 'signed out: the Sign in button is back');
+  t.equal(await page.locator('[data-menu="account"]').count(), 0, 'signed out: no account menu');
+
+  // Signing in again asks the issuer to sign the person in: its session ended too.
+  await page.goto(base + TOPIC);
+  await signIn();
+  t.equal(peer.steps.filter((s) => s === 'login').length, 2, 'the issuer had no session left to reuse');
+  await context.close();
 });

@@ -2,6 +2,7 @@ import t from 'tap';
 import type { FastifyInstance } from 'fastify';
 import { build } from '../helpers/build.ts';
 import { Jar, followPeer, freePort, startPeer, type Peer } from './oidc-peer.ts';
+import { claimsReport } from '../../server/identity/client.ts';
 import { SESSION_SECRET, clears, cookieFrom, setCookies } from './helpers.ts';
 
 const PUBLIC = 'https://help.example.test';
@@ -93,6 +94,40 @@ t.test('roles come from the claims the configuration names', async (t) => {
   t.notMatch(page.body, 'class="edit-links"');
 });
 
+t.test('default scopes: an issuer that carries the role claims under a roles scope is asked for it, and says so once', async (t) => {
+  const { Writable } = await import('node:stream');
+  const lines: string[] = [];
+  const logStream = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+  // As another Signpost, or Keycloak: name, picture under profile; groups and flags under roles.
+  const peer = await startPeer(t, { publicUrl: PUBLIC, claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'picture'], roles: ['grp', 'partner_flag', 'cohort'] } });
+  peer.accounts.set('staff-1', { email: 'grace@fernhollow.example', email_verified: true, name: 'Grace Hopper', grp: ['help-editors'] });
+  peer.accounts.set('partner-1', { email: 'pat@partner.example', name: 'Pat Partner', partner_flag: true });
+  const app = await build(t, { logStream, env: { ...peerEnv(peer), LOG_LEVEL: 'info', CONTENT_EDITOR_URL: 'https://forge.example/help/-/edit/main/{file}' } });
+  const start = await app.inject({ url: '/auth/login' });
+  t.equal(new URL(String(start.headers.location)).searchParams.get('scope'), 'openid email profile roles', 'roles, which the issuer lists');
+
+  const author = (await signIn(app, peer, 'staff-1')).session;
+  t.match((await app.inject({ url: '/acme/kb/widget-crash', headers: { cookie: author } })).body, 'class="edit-links"', 'an author, from the groups claim');
+  const partner = (await signIn(app, peer, 'partner-1')).session;
+  t.match((await app.inject({ url: PAGE, headers: { cookie: partner } })).body, 'View Support Requests', 'a partner, from the partner claim');
+
+  const reports = lines.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => String(l.msg).startsWith('issuer discovered'));
+  t.match(reports, [{ issuer: peer.issuer, scopesAdded: ['roles'], roleClaimsNotOffered: ['canEdit'] }], 'once: the role claims the issuer does not offer');
+
+  // OIDC_SCOPES set: asked for as it is.
+  const explicit = await build(t, { env: { ...peerEnv(peer), OIDC_SCOPES: 'openid email' } });
+  t.equal(new URL(String((await explicit.inject({ url: '/auth/login' })).headers.location)).searchParams.get('scope'), 'openid email');
+});
+
+t.test('an issuer offering none of the role claims is a warning naming them', async (t) => {
+  const names = { oidcEditorClaim: 'canEdit', oidcPartnerClaim: 'partner', oidcGroupsClaim: 'groups', oidcEditorGroup: 'editors', oidcPartnerGroup: 'partners' };
+  const none = claimsReport('https://id.example', { claims_supported: ['sub', 'email', 'name'], scopes_supported: ['openid', 'email'] }, names, ['roles']);
+  t.equal(none.level, 'warn');
+  t.same(none.fields, { issuer: 'https://id.example', scopesAdded: [], roleClaimsNotOffered: ['canEdit', 'partner', 'groups'] });
+  t.equal(claimsReport('https://id.example', { claims_supported: ['sub', 'groups'] }, names, []).level, 'info', 'groups alone can make both roles');
+  t.equal(claimsReport('https://id.example', {}, names, []).level, 'info', 'an issuer that does not list its claims');
+});
+
 t.test('switch account passes prompt=select_account to the issuer', async (t) => {
   const { app } = await withPeer(t);
   const res = await app.inject({ url: `/auth/login?prompt=select_account&application=sac&continue=${encodeURIComponent(PAGE)}` });
@@ -155,7 +190,25 @@ t.test('log out: a POST from this site ends the session and goes through the iss
   const out = await app.inject({ method: 'POST', url: '/auth/logout', headers: { cookie: session, origin: PUBLIC } });
   t.equal(out.statusCode, 303);
   t.ok(clears(out, 'sp_session'), 'the session cookie is cleared');
-  const end = new URL(String(out.headers.location));
+  // A browser holds a form post's redirects to the page's form-action 'self': the post ends on this
+  // site, and the signed-out page goes on to the issuer by a navigation of its own.
+  t.equal(out.headers.location, '/auth/signed-out', 'the post ends on this site');
+  const signinCookie = cookieFrom(out, 'sp_signin');
+  t.ok(signinCookie, 'the end-session address is kept for the signed-out page');
+  const signedOut = await app.inject({ url: '/auth/signed-out', headers: { cookie: String(signinCookie) } });
+  t.equal(signedOut.statusCode, 200);
+  t.match(signedOut.headers['cache-control'], /no-store/);
+  t.match(signedOut.body, /<h1>You are signed out of [^<]+<\/h1>/, 'the page says signed out');
+  t.notMatch(signedOut.body, 'Account menu', 'no signed-in header');
+  const refresh = /<meta http-equiv="refresh" content="0;url=([^"]+)"/.exec(signedOut.body)?.[1];
+  t.ok(refresh, 'the browser goes on to the issuer without a script');
+  const link = /<a href="([^"]+)">Continue signing out at /.exec(signedOut.body)?.[1];
+  t.equal(link, refresh, 'and a link to the same address');
+  t.ok(clears(signedOut, 'sp_signin'), 'shown once');
+  const again = await app.inject({ url: '/auth/signed-out' });
+  t.equal(again.statusCode, 200);
+  t.notMatch(again.body, 'http-equiv="refresh"', 'a reload is only the signed-out page');
+  const end = new URL(String(refresh).replace(/&amp;/g, '&'));
   t.equal(`${end.origin}${end.pathname}`, `${peer.issuer}/session/end`);
   t.equal(end.searchParams.get('client_id'), peer.clientId);
   t.equal(end.searchParams.get('post_logout_redirect_uri'), `${PUBLIC}/`);
@@ -215,13 +268,32 @@ t.test('log lines of a sign-in hold no e-mail address, token, code or secret', a
   const logStream = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
   const peer = await startPeer(t, { publicUrl: PUBLIC });
   peer.accounts.set('cust-1', { email: 'ada@customer.example', name: 'Ada Lovelace' });
-  const app = await build(t, { logStream, env: { ...peerEnv(peer), LOG_LEVEL: 'debug' } });
+  const app = await build(t, {
+    logStream,
+    env: {
+      ...peerEnv(peer), LOG_LEVEL: 'debug',
+      // Credentials where operators sometimes put them: in the address, and in the variables made for them.
+      AI_BASE_URL: 'https://ai-user:ai-pass@ai.example.test/v1?api-key=query-secret', AI_MODEL: 'help-model', AI_API_KEY: 'sk-ai-key-secret',
+      FLAGS_PROVIDER: 'ofrep', FLAGS_URL: 'http://127.0.0.1:9/ofrep',
+    },
+  });
   const { session, callbackUrl } = await signIn(app, peer, 'cust-1');
   t.ok(session);
   await app.inject({ url: callbackUrl });
   await app.inject({ url: PAGE, headers: { cookie: 'sp_session=tampered' } });
   await app.inject({ method: 'POST', url: '/auth/logout', headers: { cookie: session, origin: PUBLIC } });
   const log = lines.join('');
+  const entries = log.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const configuration = entries.find((l) => l.msg === 'configuration');
+  t.match(configuration, {
+    publicUrl: PUBLIC, issuer: peer.issuer, issuerKind: 'external', flagProvider: 'ofrep', flagSource: 'http://127.0.0.1:9/ofrep',
+    aiEndpoint: 'https://ai.example.test/v1', aiModel: 'help-model',
+  }, 'at start: the public URL, the issuer, the flag provider and the AI endpoint');
+  const signedIn = entries.find((l) => l.msg === 'signed in');
+  t.match(signedIn, { account: 'cust-1', accountHash: /^[0-9a-f]{16}$/, issuer: peer.issuer }, 'signed in: which account, at which issuer');
+  for (const secret of ['ai-user', 'ai-pass', 'query-secret', 'sk-ai-key-secret']) {
+    t.notOk(log.includes(secret), `no ${secret} in the log`);
+  }
   t.match(log, '"msg":"signed in"');
   t.match(log, 'session cookie refused');
   const code = new URL(callbackUrl, PUBLIC).searchParams.get('code') as string;

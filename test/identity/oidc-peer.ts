@@ -44,6 +44,8 @@ export interface Peer {
   next: { account: string; deny?: boolean };
   /** The prompts the interactions saw (select_account reaches the provider). */
   prompts: string[];
+  /** What each interaction asked for: 'login' when the peer had no session, 'consent' over a live one. */
+  steps: string[];
   server: Server;
   close(): Promise<void>;
 }
@@ -57,12 +59,16 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startPeer(t: { teardown: (fn: () => unknown) => void }, opts: { publicUrl: string; port?: number }): Promise<Peer> {
+/** The peer's scopes and their claims, unless a test gives its own (role claims under a scope of their own). */
+const DEFAULT_CLAIMS = { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'picture', 'grp', 'partner_flag', 'cohort'] };
+
+export async function startPeer(t: { teardown: (fn: () => unknown) => void },
+  opts: { publicUrl: string; port?: number; claims?: Record<string, string[]> }): Promise<Peer> {
   const clientId = 'signpost-test';
   const clientSecret = randomBytes(24).toString('base64url');
   const accounts = new Map<string, PeerAccount>();
   let provider: PeerProvider | undefined;
-  const peer = { next: { account: '' } as Peer['next'], prompts: [] as string[] };
+  const peer = { next: { account: '' } as Peer['next'], prompts: [] as string[], steps: [] as string[] };
 
   const server = createServer(async (req, res) => {
     if (!provider) return void res.writeHead(503).end();
@@ -70,6 +76,7 @@ export async function startPeer(t: { teardown: (fn: () => unknown) => void }, op
     try {
       const details = await provider.interactionDetails(req, res);
       peer.prompts.push(String(details.params.prompt ?? ''));
+      peer.steps.push(details.prompt.name);
       if (peer.next.deny) {
         return await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The person said no.' }, { mergeWithLastSubmission: false });
       }
@@ -99,7 +106,7 @@ export async function startPeer(t: { teardown: (fn: () => unknown) => void }, op
     jwks: { keys: [{ ...key, alg: 'ES256', use: 'sig', kid: 'peer-1' }] },
     pkce: { methods: ['S256'], required: () => true },
     cookies: { keys: [randomBytes(16).toString('hex')] },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'picture', 'grp', 'partner_flag', 'cohort'] },
+    claims: opts.claims ?? DEFAULT_CLAIMS,
     features: { devInteractions: { enabled: false }, rpInitiatedLogout: { enabled: true } },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     findAccount: async (_ctx: unknown, sub: string) => {

@@ -34,6 +34,7 @@ t.test('identity screens are valid HTML', async (t) => {
   await app.accounts.resetPassword('ada@customer.example', PASSWORD);
   pages.set('consent', (await follow(app, jar, await postForm(app, jar, `${path}/login`, { email: 'ada@customer.example', password: PASSWORD }))).body);
   pages.set('sign-out', (await visit(app, jar, `${ISSUER}/session/end`)).body);
+  pages.set('site signed out', (await visit(app, new Jar(), '/auth/signed-out')).body);
   pages.set('expired step', (await visit(app, new Jar(), '/auth/interaction/gone')).body);
   pages.set('provider error', (await visit(app, new Jar(), authorizationRequest({ client_id: 'nobody' }).url)).body);
   const signedOut = /action="([^"]+)"/.exec(pages.get('sign-out') ?? '')?.[1];
@@ -47,7 +48,7 @@ t.test('identity screens are valid HTML', async (t) => {
   const headings: Record<string, string> = {
     'sign-in': 'Sign in to Test Support', 'sign-in, error': 'Sign in to Test Support', 'sign-in, locked': 'Sign in to Test Support',
     consent: 'Allow Partner Portal to use your Test Support account?', 'sign-out': 'Sign out of Test Support?', 'expired step': 'This sign-in has expired',
-    'provider error': 'This sign-in cannot go on', 'signed out': 'You are signed out',
+    'provider error': 'This sign-in cannot go on', 'signed out': 'You are signed out', 'site signed out': 'You are signed out of Test Support',
   };
   for (const [name, html] of pages) {
     t.match(html, /^<!doctype html>/, `${name} is a whole page`);

@@ -5,6 +5,7 @@
  */
 import t from 'tap';
 import { PassThrough } from 'node:stream';
+import { createHash } from 'node:crypto';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import type { FastifyInstance } from 'fastify';
 import { build, testDb } from '../helpers/build.ts';
@@ -15,6 +16,8 @@ import {
 
 const ENV = { OIDC_CLIENT_SECRET: CLIENT_SECRET };
 const PARTNER_APP = { id: 'partner-portal', secret: 'partner-portal-secret-0123456789', redirect: 'https://portal.example.test/cb' };
+/** Another site signing in against this one, configured without a client_name. */
+const UNNAMED_APP = { id: 'signpost-b', secret: 'signpost-b-secret-0123456789', redirect: 'https://help-b.example.test/auth/callback' };
 
 async function withAccounts(app: FastifyInstance) {
   await app.accounts.create({ email: 'ada@customer.example', password: PASSWORD, displayName: 'Ada Customer' });
@@ -193,8 +196,12 @@ t.test('wrong password and unknown e-mail get the same answer; the e-mail is kep
 });
 
 t.test('repeated failures are slowed, then refused for a while with a clear message', async (t) => {
-  const app = await build(t, { env: ENV, signInThrottle: { delayStepMs: 1, lockAfter: 3 } });
+  const stream = new PassThrough();
+  const lines: string[] = [];
+  stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
+  const app = await build(t, { env: { ...ENV, LOG_LEVEL: 'info' }, signInThrottle: { delayStepMs: 1, lockAfter: 3 }, logStream: stream });
   await withAccounts(app);
+  const ada = await app.accounts.byEmail('ada@customer.example');
   const jar = new Jar();
   const { path } = await startSignIn(app, jar, authorizationRequest());
   for (let i = 0; i < 2; i++) t.equal((await postForm(app, jar, `${path}/login`, { email: 'ada@customer.example', password: 'wrong password!' })).statusCode, 422);
@@ -207,6 +214,21 @@ t.test('repeated failures are slowed, then refused for a while with a clear mess
   t.equal(right.statusCode, 429, 'even the right password waits for the lock to end');
   t.ok(Number(right.headers['retry-after']) > 0);
   t.equal((await postForm(app, jar, `${path}/login`, { email: 'eli@fernhollow.example', password: PASSWORD })).statusCode, 303, 'other accounts are not locked');
+
+  // The security log: each failure and the lock-out, naming the account by a hash of its id, never the address.
+  const other = new Jar();
+  const { path: again } = await startSignIn(app, other, authorizationRequest());
+  t.equal((await postForm(app, other, `${again}/login`, { email: 'nobody@customer.example', password: 'wrong password!' })).statusCode, 422);
+  await new Promise((resolve) => setImmediate(resolve));
+  const log = lines.map((l) => JSON.parse(l) as { msg: string; level: number; accountHash?: string; knownAccount?: boolean; ip?: string; lockedForS?: number });
+  const hash = createHash('sha256').update(String(ada?.id)).digest('hex').slice(0, 16);
+  const failed = log.filter((l) => l.msg === 'sign-in failed');
+  t.same(failed.map((l) => [l.accountHash, l.knownAccount]), [[hash, true], [hash, true], [undefined, false]], 'each failed sign-in, an unknown address without a hash');
+  t.ok(failed.every((l) => typeof l.ip === 'string'), 'with the client address');
+  const lockedOut = log.filter((l) => l.msg === 'sign-in locked out after repeated failures');
+  t.same(lockedOut.map((l) => [l.accountHash, l.level, l.lockedForS]), [[hash, 40, 900]], 'the lock-out, as a warning');
+  t.same(log.filter((l) => l.msg === 'sign-in refused: locked out').map((l) => l.accountHash), [hash], 'a sign-in while locked');
+  for (const line of lines) t.notMatch(line, /customer\.example|customer%40|fernhollow\.example/, 'no e-mail address in the log');
 });
 
 t.test('a disabled account cannot sign in, nor get tokens for a code it had', async (t) => {
@@ -227,7 +249,12 @@ t.test('a disabled account cannot sign in, nor get tokens for a code it had', as
 
 t.test('another client (OIDC_PROVIDER_CLIENTS) is asked about, and gets a code only after Allow', async (t) => {
   const app = await build(t, {
-    env: { ...ENV, OIDC_PROVIDER_CLIENTS: JSON.stringify([{ client_id: PARTNER_APP.id, client_secret: PARTNER_APP.secret, redirect_uris: [PARTNER_APP.redirect], client_name: 'Partner Portal', id_token_signed_response_alg: 'RS256' }]) },
+    env: {
+      ...ENV, OIDC_PROVIDER_CLIENTS: JSON.stringify([
+        { client_id: PARTNER_APP.id, client_secret: PARTNER_APP.secret, redirect_uris: [PARTNER_APP.redirect], client_name: 'Partner Portal', id_token_signed_response_alg: 'RS256' },
+        { client_id: UNNAMED_APP.id, client_secret: UNNAMED_APP.secret, redirect_uris: [UNNAMED_APP.redirect] },
+      ]),
+    },
   });
   await withAccounts(app);
   const jar = new Jar();
@@ -255,6 +282,16 @@ t.test('another client (OIDC_PROVIDER_CLIENTS) is asked about, and gets a code o
   t.equal(decodeProtectedHeader(tokens.json().id_token).alg, 'RS256', 'the algorithm the client asked for');
   const { payload } = await jwtVerify(tokens.json().id_token, createLocalJWKSet((await app.inject({ url: `${ISSUER}/jwks` })).json()), { issuer: ISSUER, audience: PARTNER_APP.id });
   t.equal(payload.email, 'eli@fernhollow.example');
+
+  t.test('a client without a client_name is named by the site it returns to, never by its id', async (t) => {
+    const other = new Jar();
+    const { path } = await startSignIn(app, other, authorizationRequest({}, UNNAMED_APP));
+    const form = await visit(app, other, path);
+    t.match(form.body, 'help-b.example.test asks you to sign in with your Test Support account.');
+    const consent = await follow(app, other, await postForm(app, other, `${path}/login`, { email: 'ada@customer.example', password: PASSWORD }));
+    t.match(consent.body, /<h1>Allow help-b\.example\.test to use your Test Support account\?<\/h1>/);
+    for (const page of [form, consent]) t.notMatch(page.body, UNNAMED_APP.id, 'the id is not shown');
+  });
 
   t.test('Cancel sends the client access_denied', async (t) => {
     const other = new Jar();

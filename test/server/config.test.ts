@@ -25,6 +25,11 @@ t.test('bad values are refused naming the variable', async (t) => {
     t.throws(() => loadConfig({ [name]: 'many' }), { message: new RegExp(`${name}: `) });
   }
   t.throws(() => loadConfig({ SEARCH_QUEUE_MAX: '-1' }), { message: /SEARCH_QUEUE_MAX: / });
+  const client = { client_id: 'signpost-b', client_secret: 'signpost-b-secret-0123', redirect_uris: ['https://help-b.example.test/auth/callback'] };
+  for (const name of [42, '', 'x'.repeat(101)]) {
+    t.throws(() => loadConfig({ OIDC_PROVIDER_CLIENTS: JSON.stringify([{ ...client, client_name: name }]) }), { message: /OIDC_PROVIDER_CLIENTS: / }, `client_name ${JSON.stringify(name).slice(0, 12)} refused`);
+  }
+  t.equal(loadConfig({ OIDC_PROVIDER_CLIENTS: JSON.stringify([{ ...client, client_name: 'Help B' }]) }).oidcProviderClients[0]?.client_name, 'Help B');
   t.equal(loadConfig({ SEARCH_QUEUE_MAX: '0' }).searchQueueMax, 0, 'no queue: past the running searches, shed at once');
 });
 

@@ -5,6 +5,7 @@ import { ConsentPage } from '../../../views/pages/identity/consent-page.tsx';
 import { IdentityErrorPage } from '../../../views/pages/identity/identity-error-page.tsx';
 import type { LazyProvider, ProviderOptions } from './index.ts';
 import { cspWithFormTargets, SCOPE_WORDS, siteNameOf } from './screens.tsx';
+import { accountHash } from '../security-log.ts';
 
 const MAX_EMAIL = 320;
 const MAX_PASSWORD = 1024;
@@ -81,7 +82,11 @@ export default async function registerInteractions(app: FastifyInstance, opts: P
     const id = interaction.params.client_id;
     if (typeof id !== 'string' || id === client.id) return undefined;
     const found = await (await provider()).Client.find(id);
-    return found?.clientName ?? id;
+    // An id is the operator's word for the client; the person recognises the site it sends them back to.
+    const name = found?.clientName?.trim();
+    if (name) return name;
+    const redirect = found?.redirectUris[0];
+    return redirect && URL.canParse(redirect) ? new URL(redirect).host : id;
   }
 
   async function signInPage(reply: FastifyReply, interaction: Interaction, extra: { email?: string; error?: string; status?: number } = {}) {
@@ -157,6 +162,12 @@ export default async function registerInteractions(app: FastifyInstance, opts: P
     }
     if (!email || !password) return signInPage(reply, interaction, { email, status: 422, error: 'Enter your e-mail address and password.' });
     const outcome = await opts.accounts.signIn(email, password);
+    if (!outcome.ok) {
+      const who = { accountHash: outcome.accountId ? accountHash(outcome.accountId) : undefined, knownAccount: outcome.accountId !== undefined, ip: request.ip };
+      if (outcome.reason === 'invalid') request.log.info(who, 'sign-in failed');
+      else if (outcome.lockedNow) request.log.warn({ ...who, lockedForS: outcome.retryAfterS }, 'sign-in locked out after repeated failures');
+      else request.log.warn({ ...who, retryAfterS: outcome.retryAfterS }, 'sign-in refused: locked out');
+    }
     if (!outcome.ok && outcome.reason === 'locked') {
       reply.header('retry-after', String(outcome.retryAfterS));
       return signInPage(reply, interaction, { email, status: 429, error: lockedMessage(outcome.retryAfterS) });

@@ -32,3 +32,26 @@ export function SignedOutPage({ siteName, css }: { siteName: string; css: Styles
     </IdentityDocument>
   );
 }
+
+/**
+ * The site's session has ended; the issuer's (an external one) ends next. The browser goes on to the
+ * issuer's end-session endpoint at once, without a script; the link is there for a browser that does not.
+ */
+export function SiteSignedOutPage({ siteName, css, issuer }: {
+  siteName: string; css: Stylesheets;
+  /** The issuer's end-session address and its host name, when the issuer's session is still to end. */
+  issuer?: { href: string; host: string } | undefined;
+}) {
+  return (
+    <IdentityDocument title="Signed out" siteName={siteName} css={css} continueTo={issuer?.href}>
+      <h1>{`You are signed out of ${siteName}`}</h1>
+      {issuer ? (
+        <>
+          <p>{`You are now being signed out of your account at ${issuer.host} as well, so nobody else can sign in as you on this device.`}</p>
+          <p><a href={issuer.href}>{`Continue signing out at ${issuer.host}`}</a></p>
+        </>
+      ) : null}
+      <p><a href="/">{`Go to ${siteName}`}</a></p>
+    </IdentityDocument>
+  );
+}
