@@ -21,6 +21,7 @@ import app, { serverOptions } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { migrate as migrateDb } from '../server/db/migrate.ts';
 import { checkContent, importContent } from '../server/content/import.ts';
+import type { PhaseTime } from '../server/content/phases.ts';
 import { freshDb } from './bench-db.ts';
 import { migrate, TOOLS, type Tool } from './migrate/index.ts';
 import { reportLines } from './migrate/report.ts';
@@ -182,6 +183,8 @@ interface Figures {
   site: string; tool: Tool; pages: number; notes: number; byConstruct: [string, number][];
   errors: number; errorReasons: [string, number][]; warnings: number; warningReasons: [string, number][];
   ms?: { read: number; check: number; write: number; total: number };
+  /** bench:import's phases, wall and CPU time. */
+  phases?: PhaseTime[];
   crawled?: number; broken?: Crawl['broken']; anchorsMissing?: Crawl['fragments']; redirects: number; redirectsLive?: number; redirectAnswers?: [string, number][];
   raw?: Map<string, { count: number; pages: Set<string> }>; brRuns?: { count: number; pages: Set<string> };
   compared?: number; differing?: { path: string; share: number; missing: string[] }[];
@@ -219,6 +222,7 @@ async function measure(site: Site): Promise<Figures> {
       await migrateDb(db);
       const imported = await importContent(db, out, { force: true });
       figures.ms = imported.ms;
+      figures.phases = imported.phases;
       server = Fastify({ ...serverOptions, logger: false });
       const config = loadConfig({ LOG_LEVEL: 'silent', IMPORT_ON_START: 'false', CONTENT_DIR: out, PUBLIC_URL: ORIGIN, OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' });
       await server.register(app, { config, db });
@@ -309,9 +313,11 @@ function print(all: Figures[]) {
     ['migrate notes', (f) => String(f.notes)],
     ['check errors', (f) => String(f.errors)],
     ['check warnings', (f) => String(f.warnings)],
-    ['import read+parse', (f) => s(f.ms?.read)],
-    ['import check+render', (f) => s(f.ms?.check)],
-    ['import write', (f) => s(f.ms?.write)],
+    // The phases bench:import reports, wall time and (in brackets) CPU time.
+    ...[...new Set(all.flatMap((f) => (f.phases ?? []).map((p) => p.name)))].map((name): [string, (f: Figures) => string] => [`import ${name}`, (f) => {
+      const phase = f.phases?.find((p) => p.name === name);
+      return phase ? `${s(phase.ms)} (${s(phase.cpuMs)})` : '—';
+    }]),
     ['import total', (f) => s(f.ms?.total)],
     ['pages crawled', (f) => n(f.crawled)],
     ['broken links', (f) => n(f.broken?.filter((b) => !b.image).length)],

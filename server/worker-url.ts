@@ -4,7 +4,8 @@
  * TypeScript loader (tsx registers itself on the main thread only), so the worker is bundled with
  * esbuild into node_modules/.cache/signpost/ first, once per process.
  */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { access, mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -24,15 +25,19 @@ export function workerUrl(name: string, source: URL): Promise<URL> {
 
 async function bundle(name: string, source: URL): Promise<URL> {
   const { build } = await import('esbuild');
-  const outfile = fileURLToPath(new URL(`../node_modules/.cache/signpost/${name}.mjs`, import.meta.url));
   const result = await build({
     entryPoints: [fileURLToPath(source)],
     bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'warning', write: false,
   });
+  const contents = result.outputFiles[0]?.contents ?? new Uint8Array();
+  // Named by its contents: checkouts sharing node_modules (worktrees) never load each other's worker.
+  const digest = createHash('sha256').update(contents).digest('hex').slice(0, 16);
+  const outfile = fileURLToPath(new URL(`../node_modules/.cache/signpost/${name}.${digest}.mjs`, import.meta.url));
+  if (await access(outfile).then(() => true, () => false)) return pathToFileURL(outfile);
   // Written aside and renamed, so processes starting at once never load a half-written file.
   await mkdir(dirname(outfile), { recursive: true });
   const partial = `${outfile}.${process.pid}`;
-  await writeFile(partial, result.outputFiles[0]?.contents ?? '');
+  await writeFile(partial, contents);
   await rename(partial, outfile);
   return pathToFileURL(outfile);
 }

@@ -45,17 +45,31 @@ export function passagesOf(entryId: string, doc: Document, links: Record<string,
   return passages;
 }
 
-/** Writes the passages of these entries, or of every entry when `ids` is omitted. */
-export async function writePassages(tx: Queryable, ids?: string[]): Promise<void> {
+/** What passages are made of: a published, searchable body with a page. */
+interface PassageSource {
+  id: string;
+  type: string;
+  published: boolean;
+  path: string | null;
+  document: { document: Document; links: object } | null;
+}
+
+/**
+ * Writes the passages of these entries, or of every entry when `ids` is omitted. `entries`, the rows
+ * the import has just written (all of them, or those of `ids`), spares reading every body back.
+ */
+export async function writePassages(tx: Queryable, ids?: string[], entries?: PassageSource[]): Promise<void> {
   if (ids && ids.length === 0) return;
   if (!ids) await tx.query('delete from assistant_passages');
   else await tx.query('delete from assistant_passages where entry_id = any($1::text[])', [ids]);
-  const rows = await tx.query<{ id: string; document: { document: Document; links: object } | null }>(
-    `select id, document from content_entries
-     where published and path is not null and document is not null and type = any($1::text[])
-       ${ids ? 'and id = any($2::text[])' : ''}`,
-    ids ? [SEARCHABLE_TYPES, ids] : [SEARCHABLE_TYPES],
-  );
+  const rows = entries
+    ? entries.filter((e) => e.published && e.path !== null && e.document !== null && SEARCHABLE_TYPES.includes(e.type))
+    : await tx.query<{ id: string; document: { document: Document; links: object } | null }>(
+      `select id, document from content_entries
+       where published and path is not null and document is not null and type = any($1::text[])
+         ${ids ? 'and id = any($2::text[])' : ''}`,
+      ids ? [SEARCHABLE_TYPES, ids] : [SEARCHABLE_TYPES],
+    );
   const passages = rows.flatMap((r) => (r.document ? passagesOf(r.id, r.document.document, r.document.links) : []));
   for (let i = 0; i < passages.length; i += BATCH) {
     await tx.query(

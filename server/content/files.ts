@@ -97,6 +97,10 @@ export function appContentFileExists(rest: string): boolean {
   return appFiles.has(rest);
 }
 
+/** Bytes of files sent in one statement: few round trips, without holding every image in memory at once. */
+const FILE_BATCH_BYTES = 16 * 1024 * 1024;
+const FILE_READ_CONCURRENCY = 16;
+
 /**
  * Makes the stored files exactly `files` inside the import's transaction: files already stored (same
  * hash) are not read or written again, new ones are read and checked against their hash, and files no
@@ -106,13 +110,31 @@ export async function writeFiles(tx: Queryable, files: StoredFileRow[]): Promise
   const hashes = files.map((f) => f.hash);
   await tx.query('delete from content_files where not (hash = any($1::text[]))', [hashes]);
   const present = new Set((await tx.query<{ hash: string }>('select hash from content_files where hash = any($1::text[])', [hashes])).map((r) => r.hash));
-  for (const file of files) {
-    if (present.has(file.hash)) continue;
-    const bytes = await readFile(file.abs);
-    if (hashOf(bytes) !== file.hash) throw new Error(`${file.name} changed while it was being imported; import again`);
-    await tx.query('insert into content_files (hash, name, type, size, data) values ($1, $2, $3, $4, $5)', [file.hash, file.name, file.type, bytes.length, bytes]);
-    present.add(file.hash);
+  // One row per hash: the same bytes at two paths are stored once.
+  const wanted = files.filter((f) => (present.has(f.hash) ? false : (present.add(f.hash), true)));
+  let batch: { file: StoredFileRow; bytes: Buffer }[] = [];
+  let batchBytes = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    await tx.query(
+      `insert into content_files (hash, name, type, size, data)
+       select * from unnest($1::text[], $2::text[], $3::text[], $4::integer[], $5::bytea[])`,
+      [batch.map((b) => b.file.hash), batch.map((b) => b.file.name), batch.map((b) => b.file.type), batch.map((b) => b.bytes.length), batch.map((b) => b.bytes)],
+    );
+    batch = [];
+    batchBytes = 0;
+  };
+  for (let i = 0; i < wanted.length; i += FILE_READ_CONCURRENCY) {
+    const group = wanted.slice(i, i + FILE_READ_CONCURRENCY);
+    const read = await Promise.all(group.map(async (file) => ({ file, bytes: await readFile(file.abs) })));
+    for (const { file, bytes } of read) {
+      if (hashOf(bytes) !== file.hash) throw new Error(`${file.name} changed while it was being imported; import again`);
+      if (batchBytes + bytes.length > FILE_BATCH_BYTES) await flush();
+      batch.push({ file, bytes });
+      batchBytes += bytes.length;
+    }
   }
+  await flush();
 }
 
 export interface ServedFile {

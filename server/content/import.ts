@@ -12,6 +12,7 @@ import { FREQUENT_TERM, rebuildSearchDocuments, updateSearchDocuments } from '..
 import { writeFiles } from './files.ts';
 import { writePassages } from '../assistant/passages.ts';
 import { checkRedirects, REDIRECTS_FILE, writeRedirects } from './redirects.ts';
+import { PhaseClock, type PhaseTime } from './phases.ts';
 
 /** Bump when the importer's output changes, so unchanged content is imported again. */
 export const IMPORT_FORMAT = 8;
@@ -26,6 +27,11 @@ export interface ImportResult {
   entries: number;
   routes: number;
   ms: { read: number; check: number; write: number; total: number };
+  /**
+   * The same time by phase (read, assets, parse, check, render, then the write's statements, commit and
+   * vacuum), each with the process's CPU time: what bench:import reports.
+   */
+  phases: PhaseTime[];
   /** Reported, not stopping the import (raw HTML the sanitiser removed). */
   warnings: Problem[];
 }
@@ -50,15 +56,19 @@ export interface ImportOptions {
 export async function checkContent(dir: string, onProgress?: ImportOptions['onProgress'], loadOptions?: LoadOptions) {
   const t0 = performance.now();
   const loaded = await loadContent(dir, onProgress && ((d, t) => onProgress('read', d, t)), loadOptions);
-  return checkLoaded(loaded, performance.now() - t0);
+  return checkLoaded(loaded, performance.now() - t0, loadOptions?.clock);
 }
 
 /** Checks a tree already read (checkContent, or live preview's parsed copy). */
-export function checkLoaded(loaded: LoadResult, readMs = 0) {
+export function checkLoaded(loaded: LoadResult, readMs = 0, clock?: PhaseClock) {
+  return clock ? clock.timeSync('check', () => checkTree(loaded, readMs, clock)) : checkTree(loaded, readMs);
+}
+
+function checkTree(loaded: LoadResult, readMs: number, clock?: PhaseClock) {
   const t1 = performance.now();
   const found: Problem[] = loaded.problems.filter((p) => p.severity !== 'warning');
   const warnings = loaded.problems.filter((p) => p.severity === 'warning');
-  const resolved = resolveContent(loaded.entries, found, { contentFiles: loaded.contentFiles, treeFiles: loaded.files.map((f) => f.path) });
+  const resolved = resolveContent(loaded.entries, found, { contentFiles: loaded.contentFiles, treeFiles: loaded.files.map((f) => f.path), clock });
   const pathOf = new Map(resolved.entries.flatMap((e) => (e.path ? [[e.id, e.path] as const] : [])));
   const redirects = checkRedirects(loaded.files.find((f) => f.path === REDIRECTS_FILE)?.text, new Set(resolved.routes.map((r) => r.path)),
     (id) => pathOf.get(id), found);
@@ -97,33 +107,35 @@ export async function currentDigest(db: Queryable): Promise<string | undefined> 
 
 export async function importContent(db: Db, dir: string, options: ImportOptions = {}): Promise<ImportResult> {
   const t0 = performance.now();
+  const clock = new PhaseClock();
   const { plan, problems, warnings, digest, readMs, checkMs } = options.checked
     ? { ...options.checked, readMs: 0, checkMs: 0 }
-    : options.loaded ? checkLoaded(options.loaded)
-    : await checkContent(dir, options.onProgress);
+    : options.loaded ? checkLoaded(options.loaded, 0, clock)
+    : await checkContent(dir, options.onProgress, { clock });
   if (problems.length > 0) throw new ContentError(problems, warnings);
   options.signal?.throwIfAborted();
   const base = { digest, entries: plan.entries.length, routes: plan.routes.length, warnings };
   if (!options.force && (await currentDigest(db)) === digest) {
-    return { imported: false, written: { entries: 0, removed: 0, full: false }, ...base, ms: { read: readMs, check: checkMs, write: 0, total: performance.now() - t0 } };
+    return { imported: false, written: { entries: 0, removed: 0, full: false }, ...base, ms: { read: readMs, check: checkMs, write: 0, total: performance.now() - t0 }, phases: clock.phases };
   }
   const t1 = performance.now();
-  const written = await db.transaction(async (tx) => {
-    const hashes = plan.entries.map(rowHash);
+  const written = await clock.time('commit', () => db.transaction(async (tx) => {
+    const hashes = clock.timeSync('write entries', () => plan.entries.map(rowHash));
     const before = await tx.query<RouteRow>('select path, entry_id, version from content_routes');
-    const written = options.force ? await writeAll(tx, plan, hashes, options) : await writeChanges(tx, plan, hashes, options);
-    await writeRedirects(tx, plan.redirects, before, plan.routes, new Map(plan.entries.flatMap((e) => (e.path ? [[e.id, e.path] as const] : []))));
-    await writeFiles(tx, plan.files);
+    const written = options.force ? await writeAll(tx, plan, hashes, options, clock) : await writeChanges(tx, plan, hashes, options, clock);
+    await clock.time('write redirects', () =>
+      writeRedirects(tx, plan.redirects, before, plan.routes, new Map(plan.entries.flatMap((e) => (e.path ? [[e.id, e.path] as const] : [])))));
+    await clock.time('write assets', () => writeFiles(tx, plan.files));
     await tx.query('insert into content_imports (digest, entry_count, source, duration_ms) values ($1, $2, $3, $4)', [
       digest, plan.entries.length, dir, Math.round(performance.now() - t0),
     ]);
     // Delivered at commit: every instance drops what it cached of the old content.
     await tx.query('select pg_notify($1, $2)', [CONTENT_CHANNEL, digest]);
     return written;
-  });
-  if (options.vacuum !== false) await vacuumContent(db);
+  }));
+  if (options.vacuum !== false) await clock.time('vacuum', () => vacuumContent(db));
   const write = performance.now() - t1;
-  return { imported: true, written, ...base, ms: { read: readMs, check: checkMs, write, total: performance.now() - t0 } };
+  return { imported: true, written, ...base, ms: { read: readMs, check: checkMs, write, total: performance.now() - t0 }, phases: clock.phases };
 }
 
 export type Checked = ReturnType<typeof checkLoaded>;
@@ -151,25 +163,31 @@ export function rowHash(row: EntryRow): string {
 const documentHashes = new WeakMap<object, string>();
 
 /** Replaces every stored row and the whole search index (`--force`, a first import, most of a tree changed). */
-async function writeAll(tx: Queryable, plan: Plan, hashes: string[], options: ImportOptions): Promise<Written> {
-  await tx.query('delete from content_routes');
-  await tx.query('delete from content_entries');
-  for (let i = 0; i < plan.entries.length; i += BATCH) {
-    options.signal?.throwIfAborted();
-    await insertEntries(tx, plan.entries.slice(i, i + BATCH), hashes.slice(i, i + BATCH));
-    options.onProgress?.('write', Math.min(i + BATCH, plan.entries.length), plan.entries.length);
-  }
-  for (let i = 0; i < plan.routes.length; i += BATCH * 4) await insertRoutes(tx, plan.routes.slice(i, i + BATCH * 4));
-  await rebuildSearchDocuments(tx, options.frequentTerm ?? FREQUENT_TERM);
-  await writePassages(tx);
-  await tx.query('delete from search_vocabulary');
-  const words = [...vocabulary(plan.entries)].map(([word, frequency]) => ({ word, frequency }));
-  for (let i = 0; i < words.length; i += BATCH * 10) {
-    await tx.query(
-      `insert into search_vocabulary (word, frequency) select word, frequency from jsonb_to_recordset($1::jsonb) as x(word text, frequency integer)`,
-      [JSON.stringify(words.slice(i, i + BATCH * 10))],
-    );
-  }
+async function writeAll(tx: Queryable, plan: Plan, hashes: string[], options: ImportOptions, clock = new PhaseClock()): Promise<Written> {
+  await clock.time('write entries', async () => {
+    await tx.query('delete from content_routes');
+    await tx.query('delete from content_entries');
+    for (let i = 0; i < plan.entries.length; i += BATCH) {
+      options.signal?.throwIfAborted();
+      await insertEntries(tx, plan.entries.slice(i, i + BATCH), hashes.slice(i, i + BATCH));
+      options.onProgress?.('write', Math.min(i + BATCH, plan.entries.length), plan.entries.length);
+    }
+  });
+  await clock.time('write routes', async () => {
+    for (let i = 0; i < plan.routes.length; i += BATCH * 4) await insertRoutes(tx, plan.routes.slice(i, i + BATCH * 4));
+  });
+  await clock.time('search index', () => rebuildSearchDocuments(tx, options.frequentTerm ?? FREQUENT_TERM));
+  await clock.time('passages', () => writePassages(tx, undefined, plan.entries));
+  await clock.time('vocabulary', async () => {
+    await tx.query('delete from search_vocabulary');
+    const words = [...vocabulary(plan.entries)].map(([word, frequency]) => ({ word, frequency }));
+    for (let i = 0; i < words.length; i += BATCH * 10) {
+      await tx.query(
+        `insert into search_vocabulary (word, frequency) select word, frequency from jsonb_to_recordset($1::jsonb) as x(word text, frequency integer)`,
+        [JSON.stringify(words.slice(i, i + BATCH * 10))],
+      );
+    }
+  });
   return { entries: plan.entries.length, removed: 0, full: true };
 }
 
@@ -180,14 +198,14 @@ const REWRITE_SHARE = 0.25;
  * Writes the difference between the plan and what is stored: entries whose row hash changed, added and
  * removed ones, their routes, and their search rows and vocabulary. The tables end as writeAll leaves them.
  */
-async function writeChanges(tx: Queryable, plan: Plan, hashes: string[], options: ImportOptions): Promise<Written> {
+async function writeChanges(tx: Queryable, plan: Plan, hashes: string[], options: ImportOptions, clock = new PhaseClock()): Promise<Written> {
   const stored = new Map((await tx.query<{ id: string; row_hash: string | null }>('select id, row_hash from content_entries'))
     .map((r) => [r.id, r.row_hash]));
   const planned = new Set(plan.entries.map((e) => e.id));
   const changed = plan.entries.flatMap((e, i) => (stored.get(e.id) === hashes[i] ? [] : [i]));
   const removed = [...stored.keys()].filter((id) => !planned.has(id));
   if (stored.size === 0 || changed.length + removed.length > plan.entries.length * REWRITE_SHARE) {
-    return writeAll(tx, plan, hashes, options);
+    return writeAll(tx, plan, hashes, options, clock);
   }
   const rows = changed.map((i) => plan.entries[i] as EntryRow);
   const ids = [...rows.map((r) => r.id), ...removed];
@@ -208,16 +226,20 @@ async function writeChanges(tx: Queryable, plan: Plan, hashes: string[], options
     const old = have.get(r.path);
     return !old || routeKey(old) !== routeKey(r) || rewritten.has(r.entry_id);
   });
-  if (staleRoutes.length > 0) await tx.query('delete from content_routes where path = any($1::text[])', [staleRoutes]);
-  await tx.query('delete from content_entries where id = any($1::text[])', [ids]);
-  for (let i = 0; i < rows.length; i += BATCH) {
-    options.signal?.throwIfAborted();
-    await insertEntries(tx, rows.slice(i, i + BATCH), changed.slice(i, i + BATCH).map((j) => hashes[j] as string));
-  }
-  for (let i = 0; i < newRoutes.length; i += BATCH * 4) await insertRoutes(tx, newRoutes.slice(i, i + BATCH * 4));
-  await updateSearchDocuments(tx, ids, options.frequentTerm ?? FREQUENT_TERM);
-  await writePassages(tx, ids);
-  await updateVocabulary(tx, vocabulary(before), vocabulary(rows));
+  await clock.time('write entries', async () => {
+    if (staleRoutes.length > 0) await tx.query('delete from content_routes where path = any($1::text[])', [staleRoutes]);
+    await tx.query('delete from content_entries where id = any($1::text[])', [ids]);
+    for (let i = 0; i < rows.length; i += BATCH) {
+      options.signal?.throwIfAborted();
+      await insertEntries(tx, rows.slice(i, i + BATCH), changed.slice(i, i + BATCH).map((j) => hashes[j] as string));
+    }
+  });
+  await clock.time('write routes', async () => {
+    for (let i = 0; i < newRoutes.length; i += BATCH * 4) await insertRoutes(tx, newRoutes.slice(i, i + BATCH * 4));
+  });
+  await clock.time('search index', () => updateSearchDocuments(tx, ids, options.frequentTerm ?? FREQUENT_TERM));
+  await clock.time('passages', () => writePassages(tx, ids, rows));
+  await clock.time('vocabulary', () => updateVocabulary(tx, vocabulary(before), vocabulary(rows)));
   return { entries: rows.length, removed: removed.length, full: false };
 }
 

@@ -19,6 +19,7 @@ import { workerUrl } from '../worker-url.ts';
 import { FILE_TYPES, isFilePath, readContentFile, type ContentFile } from './files.ts';
 import { searchSettingsProblems } from '../search/settings.ts';
 import { SLOT_MARKER_REASON, slotMarkerPaths, slotMarkersInMarkdown } from './slot-markers.ts';
+import { PhaseClock } from './phases.ts';
 
 export interface LoadedEntry {
   kind: EntryKind;
@@ -87,35 +88,52 @@ export interface LoadOptions {
   workers?: number;
   /** Parse in worker threads from this many files on (default PARALLEL_FROM). */
   parallelFrom?: number;
+  /** Times the reading, hashing and parsing (bench:import). */
+  clock?: PhaseClock;
 }
 
+/** Parsing on this thread gives the event loop a turn this often, so a server importing stays responsive. */
+const YIELD_EVERY_MS = 50;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export async function loadContent(dir: string, onProgress?: (done: number, total: number) => void, options: LoadOptions = {}): Promise<LoadResult> {
-  const listed = await listContentFiles(dir);
+  const clock = options.clock ?? new PhaseClock();
+  const listed = await clock.time('read', () => listContentFiles(dir));
   const paths = listed.filter((p) => !isFilePath(p));
-  const contentFiles = await readContentFiles(dir, listed.filter(isFilePath));
+  const contentFiles = await clock.time('assets', () => readContentFiles(dir, listed.filter(isFilePath)));
   const files: LoadResult['files'] = new Array(paths.length);
-  for (let i = 0; i < paths.length; i += READ_CONCURRENCY) {
-    await Promise.all(paths.slice(i, i + READ_CONCURRENCY).map(async (path, j) => {
-      files[i + j] = { path, text: await readFile(join(dir, path), 'utf8') };
-    }));
-  }
+  await clock.time('read', async () => {
+    for (let i = 0; i < paths.length; i += READ_CONCURRENCY) {
+      await Promise.all(paths.slice(i, i + READ_CONCURRENCY).map(async (path, j) => {
+        files[i + j] = { path, text: await readFile(join(dir, path), 'utf8') };
+      }));
+    }
+  });
   const problems: Problem[] = [];
   const entries: LoadedEntry[] = [];
   const workers = options.workers ?? Math.min(availableParallelism(), 8);
   const videoHosts = siteVideoHosts(files);
   const embedHosts = siteVideoHosts(files, 'embedHosts');
   if (files.length >= (options.parallelFrom ?? PARALLEL_FROM) && workers > 1) {
-    for (const [i, parsed] of (await parseInWorkers(files, workers, { videoHosts, embedHosts }, onProgress)).entries()) {
+    const parsedFiles = await clock.time('parse', () => parseInWorkers(files, workers, { videoHosts, embedHosts }, onProgress));
+    for (const [i, parsed] of parsedFiles.entries()) {
       problems.push(...parsed.problems);
       const file = files[i] as { path: string; text: string };
       if (parsed.entry) entries.push({ ...parsed.entry, ...lazyPositions(file.path, file.text) });
     }
   } else {
-    for (const [i, file] of files.entries()) {
-      const entry = loadFile(file.path, file.text, problems, videoHosts, embedHosts);
-      if (entry) entries.push(entry);
-      if (onProgress && ((i + 1) % 250 === 0 || i + 1 === files.length)) onProgress(i + 1, files.length);
-    }
+    await clock.time('parse', async () => {
+      let turn = performance.now();
+      for (const [i, file] of files.entries()) {
+        const entry = loadFile(file.path, file.text, problems, videoHosts, embedHosts);
+        if (entry) entries.push(entry);
+        if (onProgress && ((i + 1) % 250 === 0 || i + 1 === files.length)) onProgress(i + 1, files.length);
+        if (performance.now() - turn > YIELD_EVERY_MS) {
+          await nextTurn();
+          turn = performance.now();
+        }
+      }
+    });
   }
   if (paths.length === 0) problems.push({ file: '.', line: 1, field: 'content', reason: `no content files found in ${dir}` });
   return { entries, problems, files, contentFiles };

@@ -16,6 +16,7 @@ import { resolveBodyLinks, resolveFieldFiles, type Body, type BodyLinkContext } 
 import type { ContentFile, StoredFileRow } from './files.ts';
 import { fileType } from './files.ts';
 import { isRuntimePath } from './runtime-paths.ts';
+import type { PhaseClock } from './phases.ts';
 
 export interface EntryRow {
   id: string;
@@ -61,6 +62,8 @@ export interface ResolveOptions {
   contentFiles?: Map<string, ContentFile> | undefined;
   /** Every entry file of the tree, loaded or not. */
   treeFiles?: string[] | undefined;
+  /** Times the rendering of bodies apart from the rest of the check (bench:import). */
+  clock?: PhaseClock | undefined;
 }
 
 const PAGE_KINDS = new Set<EntryKind>(['topic', 'topicSet', 'collection', 'kbArticle', 'page']);
@@ -386,7 +389,8 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[], optio
     const doc = bodies.get(entry.id)?.document;
     if (doc) {
       const links = linksFor(entry, doc);
-      const body = renderedBody(doc, links, entry.document === doc, typeof f.language === 'string' ? f.language : undefined);
+      const render = () => renderedBody(doc, links, entry.document === doc, typeof f.language === 'string' ? f.language : undefined);
+      const body = options.clock ? options.clock.timeSync('render', render) : render();
       for (const issue of body.issues) {
         // A message's columns count in its YAML string, not the file.
         if (entry.document && issue.line !== undefined && issue.column !== undefined) {

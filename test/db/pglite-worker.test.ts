@@ -72,6 +72,17 @@ t.test('values keep their types both ways', async (t) => {
   t.equal(row?.yes, true);
 });
 
+t.test('bytes go in and come back whole, alone and in arrays', async (t) => {
+  const all = Uint8Array.from({ length: 256 }, (_, i) => i);
+  // A view into a larger buffer: only its own bytes are sent.
+  const part = Buffer.from(all.buffer).subarray(10, 20);
+  const [row] = await shared.query<{ one: Uint8Array; many: Uint8Array[]; n: number }>(
+    'select $1::bytea as one, $2::bytea[] as many, octet_length($3::bytea) as n', [all, [part, new Uint8Array()], part]);
+  t.same([...(row?.one ?? [])], [...all], 'every byte value');
+  t.same(row?.many.map((b) => [...b]), [[...part], []], 'bytea[] element by element');
+  t.equal(row?.n, 10);
+});
+
 t.test('SQL errors come back with PostgreSQL\'s fields', async (t) => {
   const db = shared;
   await db.exec('create table items (id int primary key, name text not null)');
