@@ -49,8 +49,9 @@ t.test('a long statement does not stall the event loop', async (t) => {
   // In-process, the loop would stand still for the whole statement: no tick, one delay as long as it.
   // The bounds leave room for a busy machine that deschedules this thread now and then.
   t.ok(took >= 1400, `the statement ran in the worker (${Math.round(took)} ms)`);
-  t.ok(ticks >= 20, `timers kept firing meanwhile (${ticks} ticks of 10 ms)`);
-  t.ok(delay.max / 1e6 < took / 2, `the longest event-loop delay was ${Math.round(delay.max / 1e6)} ms, not the statement's`);
+  // Counts, not rates: a machine under load fires fewer ticks, but an in-process statement fires none.
+  t.ok(ticks >= 3, `timers kept firing meanwhile (${ticks} ticks of 10 ms)`);
+  t.ok(delay.max / 1e6 < took * 0.9, `the longest event-loop delay was ${Math.round(delay.max / 1e6)} ms, not the statement's`);
 });
 
 t.test('values keep their types both ways', async (t) => {
