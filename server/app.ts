@@ -129,7 +129,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(shutdownPlugin, { timeoutMs: config.shutdownTimeoutMs });
   await fastify.register(loadShedding, {
     maxEventLoopDelayMs: config.overloadMaxEventLoopDelayMs, maxEventLoopUtilization: config.overloadMaxEventLoopUtilization,
-    maxHeapUsedMb: config.overloadMaxHeapUsedMb, retryAfterS: config.overloadRetryAfterS,
+    maxHeapUsedMb: config.overloadMaxHeapUsedMb, retryAfterS: config.overloadRetryAfterS, identityUrl: config.identityUrl,
   });
   await fastify.register(searchGate, { max: config.searchMaxConcurrent, queueMax: config.searchQueueMax, timeoutMs: config.searchQueueTimeoutMs });
   await fastify.register(dbPlugin, { databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...(opts.db ? { db: opts.db } : {}) });
