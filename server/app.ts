@@ -64,9 +64,10 @@ export const serverOptions = {
   routerOptions: { maxParamLength: 16 * 1024 },
   // Parser-level errors (431, 400) are answered without a body, so HEAD and keep-alive clients stay in step.
   clientErrorHandler,
-  // Plugin start-up is fixed work only (database open, migrations, asset build): the content import runs
-  // in the background. The limit covers that work on a slow, busy machine (Fastify's default is 10 s).
-  pluginTimeout: 120_000,
+  // Plugin start-up is fixed work only (database open, migrations, asset build, demo accounts' password
+  // hashes): the content import runs in the background. No timer bounds it: on a slow, busy machine any
+  // bound is exceeded sooner or later, and a start stopped half-way helps no one (Fastify's default is 10 s).
+  pluginTimeout: 0,
   // While closing, requests on open keep-alive connections are served (with `connection: close`) rather
   // than refused with 503; server/plugins/shutdown.ts drains them (DESIGN "Running safely").
   return503OnClosing: false,
