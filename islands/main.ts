@@ -24,6 +24,7 @@ const islands: Record<IslandName, () => Promise<IslandModule>> = {
   'body-tabs': () => import('./body-tabs.tsx'),
   'assistant-widget': () => import('./assistant-widget.tsx'),
   'assistant-summary': () => import('./assistant-summary.tsx'),
+  'session-watch': () => import('./session-watch.tsx'),
   search: () => import('./search.ts').then((m) => ({ default: m.enhanceSearch })),
   'support-form': () => import('./support-form.ts').then((m) => ({ default: m.enhanceSupportForm })),
 };

@@ -65,9 +65,10 @@ export const serverOptions = {
   routerOptions: { maxParamLength: 16 * 1024 },
   // Parser-level errors (431, 400) are answered without a body, so HEAD and keep-alive clients stay in step.
   clientErrorHandler,
-  // Plugin start-up is fixed work only (database open, migrations, asset build): the content import runs
-  // in the background. The limit covers that work on a slow, busy machine (Fastify's default is 10 s).
-  pluginTimeout: 120_000,
+  // Plugin start-up is fixed work only (database open, migrations, asset build, demo accounts' password
+  // hashes): the content import runs in the background. No timer bounds it: on a slow, busy machine any
+  // bound is exceeded sooner or later, and a start stopped half-way helps no one (Fastify's default is 10 s).
+  pluginTimeout: 0,
   // While closing, requests on open keep-alive connections are served (with `connection: close`) rather
   // than refused with 503; server/plugins/shutdown.ts drains them (DESIGN "Running safely").
   return503OnClosing: false,
@@ -132,7 +133,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(shutdownPlugin, { timeoutMs: config.shutdownTimeoutMs });
   await fastify.register(loadShedding, {
     maxEventLoopDelayMs: config.overloadMaxEventLoopDelayMs, maxEventLoopUtilization: config.overloadMaxEventLoopUtilization,
-    maxHeapUsedMb: config.overloadMaxHeapUsedMb, retryAfterS: config.overloadRetryAfterS,
+    maxHeapUsedMb: config.overloadMaxHeapUsedMb, retryAfterS: config.overloadRetryAfterS, identityUrl: config.identityUrl,
   });
   await fastify.register(searchGate, { max: config.searchMaxConcurrent, queueMax: config.searchQueueMax, timeoutMs: config.searchQueueTimeoutMs });
   await fastify.register(dbPlugin, { databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...(opts.db ? { db: opts.db } : {}) });

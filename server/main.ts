@@ -1,7 +1,15 @@
-import Fastify from 'fastify';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import pino from 'pino';
 import { loadConfig, ConfigError, trustProxyOption } from './config.ts';
 import { loggerOptions } from './logger.ts';
 import app, { serverOptions } from './app.ts';
+
+/**
+ * Where a failure to start is told: the server's logger once there is one, before that one like it.
+ * Every line the process writes is pino JSON, a fatal start-up error included, so log collectors
+ * parse it like any other line.
+ */
+let log: FastifyBaseLogger | undefined;
 
 async function start() {
   let config;
@@ -9,13 +17,14 @@ async function start() {
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(error.message);
+      pino(loggerOptions('info')).fatal({ problem: error.message }, 'configuration not usable; not starting');
       process.exit(1);
     }
     throw error;
   }
   const started = performance.now();
   const server = Fastify({ ...serverOptions, logger: loggerOptions(config.logLevel), trustProxy: trustProxyOption(config.trustProxy) });
+  log = server.log;
   await server.register(app, { config });
 
   let closing = false;
@@ -39,12 +48,11 @@ async function start() {
   // broken (each problem is logged already): there is nothing to serve, so stop.
   server.contentReady.catch((error: unknown) => {
     server.log.fatal({ err: error }, 'no content to serve; stopping');
-    console.error(error instanceof Error ? error.message : error);
     void close('content', 1);
   });
 }
 
 start().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  (log ?? pino(loggerOptions('info'))).fatal({ err: error }, 'start-up failed');
   process.exit(1);
 });

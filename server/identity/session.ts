@@ -35,6 +35,16 @@ export const SIGNOUT_FIELD = 'signout';
 /** Last-seen is written back at most this often, so a busy visitor's cookie is not re-sealed on every page. */
 export const SEEN_RESOLUTION_MS = 60_000;
 
+/**
+ * How stale last-seen may get before it is written back: a tenth of the idle limit, at most
+ * SEEN_RESOLUTION_MS. Last-seen trails the visitor's last request by less than this, so a visitor is
+ * dropped only after nine tenths of the idle limit without a request, whatever the limit (with a
+ * fixed minute and SESSION_IDLE_MINUTES=1, a page every 20 s could still be dropped).
+ */
+export function seenResolutionMs(idleMs: number): number {
+  return Math.min(SEEN_RESOLUTION_MS, Math.max(1000, Math.floor(idleMs / 10)));
+}
+
 /** A sign-in under way (sp_signin). */
 export interface PendingSignIn {
   state: string;
@@ -50,7 +60,7 @@ interface SessionFields {
   user: SessionUser;
   /** Signed in at (ms since the epoch). */
   iat: number;
-  /** Last request (ms), at SEEN_RESOLUTION_MS resolution. */
+  /** Last request (ms), at seenResolutionMs() resolution. */
   seen: number;
   /** The ID token, kept when small, as the end-session hint. */
   idt?: string;
@@ -124,6 +134,7 @@ export default fp<SessionOptions>(async (app, opts) => {
   const keys = await sessionKeys(app, config.sessionSecrets);
   const secure = config.publicUrl.startsWith('https:');
   const idleMs = config.sessionIdleMinutes * 60_000;
+  const seenResolution = seenResolutionMs(idleMs);
   const maxMs = config.sessionMaxHours * 3_600_000;
 
   await app.register(secureSession, [
@@ -172,7 +183,7 @@ export default fp<SessionOptions>(async (app, opts) => {
       return;
     }
     request.user = fields.user;
-    if (now - (fields.seen ?? 0) >= SEEN_RESOLUTION_MS) session.set('seen', now);
+    if (now - (fields.seen ?? 0) >= seenResolution) session.set('seen', now);
     if (request.cookies[SIGNIN_COOKIE] !== undefined && !signinInUse(request)) request.signin.delete();
   });
 

@@ -12,6 +12,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Answer even when the server is overloaded (liveness, readiness). */
     exemptFromShedding?: boolean;
+    /**
+     * New work that costs much whether or not a copy is kept (the search API): shed first when the
+     * server is overloaded, whatever the method.
+     */
+    expensive?: boolean;
   }
 }
 
@@ -24,6 +29,27 @@ export interface LoadSheddingOptions {
   maxHeapUsedMb?: number | undefined;
   /** Seconds a shed client is asked to wait (`Retry-After`). */
   retryAfterS: number;
+  /** Where sign-in lives (IDENTITY_URL): its steps are never shed, so a sign-in under way completes. */
+  identityUrl: string;
+}
+
+/**
+ * What overload does to a request. 'never': static files (answered from memory or disk, no render),
+ * the steps of a sign-in and form posts (work a person has already begun: shedding one strands them
+ * half-way, on a 503 page); 'now': new expensive work; 'if-uncached': a page, answered from the page
+ * cache if a copy is kept (that costs next to nothing) and shed only when it would be rendered.
+ */
+type Policy = 'never' | 'now' | 'if-uncached';
+
+function policyOf(request: FastifyRequest, identityUrl: string): Policy {
+  const config = request.routeOptions.config;
+  if (config.exemptFromShedding) return 'never';
+  if (config.expensive) return 'now';
+  const route = request.routeOptions.url ?? '';
+  if (route.startsWith('/assets/') || route === '/favicon.ico') return 'never';
+  if (route === identityUrl || route.startsWith(`${identityUrl}/`)) return 'never';
+  if (request.method !== 'GET' && request.method !== 'HEAD') return 'never';
+  return 'if-uncached';
 }
 
 /**
@@ -41,11 +67,26 @@ export default fp<LoadSheddingOptions>(async (app, opts) => {
     reply.type('text/plain; charset=utf-8');
     return 'The help centre is busy. Please try again in a moment.';
   };
+  /** Pages admitted under pressure pending the page cache: the pressure seen, shed if they reach a handler. */
+  const pending = new WeakMap<FastifyRequest, string>();
   const shed = (request: FastifyRequest, reply: FastifyReply, type: string) => {
-    if (request.routeOptions.config.exemptFromShedding) return undefined;
+    const policy = policyOf(request, opts.identityUrl);
+    if (policy === 'never') return undefined;
+    if (policy === 'if-uncached') {
+      pending.set(request, type);
+      return undefined;
+    }
     request.log.warn({ url: request.url, pressure: type }, 'overloaded; request shed');
     return answer(request, reply);
   };
+  // The page cache answers a kept copy from its onRequest hook (server/plugins/page-cache.ts), so a page
+  // that gets this far is about to be rendered: that is the work shed.
+  app.addHook('preHandler', async (request, reply) => {
+    const type = pending.get(request);
+    if (type === undefined) return;
+    request.log.warn({ url: request.url, pressure: type }, 'overloaded; request shed');
+    return reply.send(answer(request, reply));
+  });
   app.decorateReply('overloaded', function overloaded(this: FastifyReply) {
     return this.send(answer(this.request, this));
   });

@@ -9,6 +9,7 @@ export const SEARCH_PATH = '/gateway/api/help-content/v2/search';
 export default async function searchApi(app: FastifyInstance) {
   app.post<{ Body: SearchRequest }>(SEARCH_PATH, {
     bodyLimit: 16 * 1024,
+    config: { expensive: true },
     schema: {
       summary: 'Search published help content',
       tags: ['search'],

@@ -17,11 +17,11 @@ export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a',
 export const VIEWPORTS = { desktop: { width: 1280, height: 900 }, mobile: { width: 375, height: 740 } } as const;
 
 /** The app listening on a loopback port, and a Chromium to drive against it. */
-export async function serve(t: Test, options: BuildOptions = {}): Promise<{ base: string; browser: Browser }> {
+export async function serve(t: Test, options: BuildOptions = {}): Promise<{ base: string; browser: Browser; app: FastifyInstance }> {
   const app = await build(t, options);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
-  return { base: `http://127.0.0.1:${port}`, browser: await launch(t) };
+  return { base: `http://127.0.0.1:${port}`, browser: await launch(t), app };
 }
 
 /**

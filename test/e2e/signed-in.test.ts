@@ -6,6 +6,7 @@ import { SAMPLE_CONTENT } from '../helpers/build.ts';
 import { sealedSession } from '../helpers/session-cookie.ts';
 import { PAGE_TYPES } from '../fixtures/page-types.ts';
 import type { SessionUser } from '../../server/identity/types.ts';
+import { endAccountSessions } from '../../server/identity/revocation.ts';
 
 const SESSION_SECRET = 'session-secret-for-browser-tests-0123456789';
 
@@ -27,7 +28,23 @@ async function signedInPage(browser: Browser, base: string, path: string, cookie
 }
 
 t.test('signed-in chrome in a real browser: axe-clean, the account menu and log out without JavaScript', async (t) => {
-  const { base, browser } = await serve(t, { contentDir: SAMPLE_CONTENT, env: { SESSION_SECRET } });
+  const { base, browser, app } = await serve(t, { contentDir: SAMPLE_CONTENT, env: { SESSION_SECRET } });
+
+  // Issue 27 item 8: a session ended on the server while the page is open is told on the page (the
+  // heartbeat, asked at once when the window gets focus), with sign-in back to the same page.
+  const watcher: SessionUser = { ...(ROLES.customer as SessionUser), sub: 'w-1', name: 'Wren Watcher' };
+  const watched = await signedInPage(browser, base, PAGE_TYPES.topic, await sealed(watcher), 'on');
+  const alert = watched.locator('.session-watch[role="alert"]');
+  t.equal(await alert.textContent(), '', 'nothing to say while the session lasts');
+  await endAccountSessions(app.db, watcher.sub);
+  await watched.evaluate(() => window.dispatchEvent(new Event('focus')));
+  await alert.getByText('Your session has ended.').waitFor();
+  const again = alert.getByRole('link', { name: 'Sign in again' });
+  t.equal(await again.getAttribute('href'), `/auth/login?continue=${encodeURIComponent(PAGE_TYPES.topic)}`, 'sign-in continues to this page');
+  await again.focus();
+  t.ok(await again.evaluate((a) => a === document.activeElement), 'the link takes keyboard focus');
+  t.same(await axeViolations(watched), [], 'the alert: no WCAG A/AA violations');
+  await watched.context().close();
 
   for (const [role, user] of Object.entries(ROLES)) {
     const cookie = await sealed(user);

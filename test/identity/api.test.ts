@@ -1,10 +1,12 @@
 import t from 'tap';
 import { build } from '../helpers/build.ts';
 import { ADA, SESSION_SECRET, sealed } from './helpers.ts';
+import { endAccountSessions } from '../../server/identity/revocation.ts';
 
 const AUTH = '/gateway/api/customer-context/user/auth';
 const COHORT = '/gateway/api/customer-context/customer/cohort/csm-experiment';
 const HEARTBEAT = '/gateway/api/session/heartbeat';
+const PAGE = '/acme-cloud/docs/first-steps';
 
 t.test('anonymous: 401 JSON from all three calls, never cached', async (t) => {
   const app = await build(t, { env: { SESSION_SECRET } });
@@ -39,6 +41,17 @@ t.test('signed in: who, their cohort attributes without nulls, and the heartbeat
   t.equal(beat.statusCode, 204);
   t.equal(beat.body, '');
   t.equal(beat.headers['cache-control'], 'private, no-store');
+
+  // Signed-in pages ask the heartbeat (the session-watch island); anonymous ones have nothing to watch.
+  const page = await app.inject({ url: PAGE, headers: { cookie } });
+  t.match(page.body, 'data-island="session-watch"', 'a signed-in page watches its session');
+  t.match(page.body, /data-island-props="session-watch"[^>]*>[^<]*"heartbeatUrl":"\/gateway\/api\/session\/heartbeat"/);
+  t.match(page.body, /"loginUrl":"\/auth\/login"/);
+  t.notMatch((await app.inject({ url: PAGE })).body, 'session-watch', 'an anonymous page does not');
+  await endAccountSessions(app.db, ADA.sub);
+  const ended = await app.inject({ url: HEARTBEAT, headers: { cookie } });
+  t.equal(ended.statusCode, 401, 'a session ended on the server: the heartbeat says so');
+  t.match(ended.headers['cache-control'], /no-store/);
 });
 
 t.test('embedded accounts: fresh cohort attributes from the account; a failure answers an empty object (spec §8)', async (t) => {

@@ -94,6 +94,27 @@ t.test('last-seen is re-sealed at most once a minute', async (t) => {
   t.ok(cookieFrom(await app.inject({ url: '/gateway/api/session/heartbeat', headers: { cookie } }), 'sp_session'));
 });
 
+// Issue 27 item 7: with SESSION_IDLE_MINUTES=1, a visitor whose last page was 20 s earlier was dropped
+// 62 s after sign-in, because last-seen was written back once a minute.
+t.test('a short idle limit: last-seen follows closely enough that an active visitor is never dropped', async (t) => {
+  let now = Date.parse('2026-03-01T10:00:00Z');
+  const app = await build(t, { env: { SESSION_SECRET, SESSION_IDLE_MINUTES: '1' }, clock: () => now });
+  let cookie = sealed(app, ADA, { iat: now, seen: now });
+  const visit = async () => {
+    const res = await app.inject({ url: '/gateway/api/session/heartbeat', headers: { cookie } });
+    cookie = cookieFrom(res, 'sp_session') ?? cookie;
+    return res.statusCode;
+  };
+  for (const at of [21, 42, 62, 83, 104, 125, 170, 220]) {
+    now = Date.parse('2026-03-01T10:00:00Z') + at * 1000;
+    t.equal(await visit(), 204, `still signed in ${at} s after sign-in`);
+  }
+  now += 50_000;
+  t.equal(await visit(), 204, 'a 50 s pause keeps the session');
+  now += 61_000;
+  t.equal(await visit(), 401, 'a pause past the idle limit ends it');
+});
+
 t.test('key rotation: an old key still opens, new cookies are sealed with the new key', async (t) => {
   const db = await testDb(t);
   const before = await build(t, { db, env: { SESSION_SECRET: OTHER_SECRET } });

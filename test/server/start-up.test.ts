@@ -1,4 +1,4 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,7 +54,61 @@ t.test('with no content stored, a broken tree still stops start-up with its prob
 });
 
 t.test('the server process exits non-zero, listing the problems, when it has nothing to serve', async (t) => {
-  const server = await startServer(t, { DATA_DIR: await tempDataDir(t), CONTENT_DIR: join(FIXTURE, 'topics') }, { ready: false });
+  const server = await startServer(t, { DATA_DIR: await tempDataDir(t), CONTENT_DIR: join(FIXTURE, 'topics'), LOG_LEVEL: 'fatal' }, { ready: false });
   t.equal(await server.exited, 1);
-  t.match(server.output(), /problem\(s\) and no content is stored yet/);
+  t.match(jsonLines(t, server.output()).at(-1), { level: 60, msg: 'no content to serve; stopping', err: { message: /problem\(s\) and no content is stored yet/ } });
+});
+
+/** Every line a server process wrote, each parsed as pino JSON (a line that is not fails the test). */
+function jsonLines(t: Test, output: string): { level: number; msg: string; [key: string]: unknown }[] {
+  return output.split('\n').filter((line) => line.trim() !== '').map((line) => {
+    try {
+      return JSON.parse(line) as { level: number; msg: string };
+    } catch {
+      t.fail(`not a JSON line: ${line}`);
+      return { level: 0, msg: line };
+    }
+  });
+}
+
+// Issue 27 item 26: "Plugin did not start in time: 'identity'" stopped a first start on a busy host (demo
+// accounts' password hashes took longer than the plugin timer), printed as a line that was not JSON.
+t.test('start-up work slower than any timer still completes', async (t) => {
+  const db = await testDb(t);
+  const config = loadConfig({ CONTENT_DIR: FIXTURE, LOG_LEVEL: 'silent', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' });
+  const server = Fastify({ ...serverOptions, logger: false });
+  t.teardown(() => server.close());
+  // A machine so busy that every timer of start-up runs out before the work it bounds is done: long timers
+  // started while the plugins register fire at once, and the last plugin's work outlasts them.
+  const realSetTimeout = globalThis.setTimeout;
+  globalThis.setTimeout = ((fn: () => void, ms?: number, ...args: unknown[]) => realSetTimeout(fn, (ms ?? 0) >= 5000 ? 0 : ms, ...args)) as typeof setTimeout;
+  try {
+    await server.register(app, { config, db });
+    await server.register(async () => {
+      await new Promise((resolve) => realSetTimeout(resolve, 50));
+    });
+    await server.ready();
+  } finally {
+    globalThis.setTimeout = realSetTimeout;
+  }
+  await server.contentReady;
+  t.equal((await server.inject('/acme-cloud/docs/first-steps')).statusCode, 200, 'started and serving');
+});
+
+t.test('a start-up that fails says so in pino JSON only', async (t) => {
+  const { createServer } = await import('node:net');
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise((resolve) => taken.close(resolve)));
+  const port = (taken.address() as { port: number }).port;
+  const [config, inUse] = await Promise.all([
+    startServer(t, { OVERLOAD_MAX_EVENT_LOOP_UTILIZATION: '2', LOG_LEVEL: 'info' }, { ready: false }),
+    startServer(t, { DATA_DIR: await tempDataDir(t), CONTENT_DIR: FIXTURE, PORT: String(port), LOG_LEVEL: 'info' }, { ready: false }),
+  ]);
+  t.equal(await config.exited, 1, 'a configuration that cannot be used stops start-up');
+  const configLines = jsonLines(t, config.output());
+  t.match(configLines.at(-1), { level: 60, msg: 'configuration not usable; not starting', problem: /OVERLOAD_MAX_EVENT_LOOP_UTILIZATION/ });
+  t.equal(await inUse.exited, 1, 'a port in use stops start-up');
+  const inUseLines = jsonLines(t, inUse.output());
+  t.match(inUseLines.at(-1), { level: 60, msg: 'start-up failed', err: { code: 'EADDRINUSE' } });
 });

@@ -12,6 +12,9 @@ export const en = {
   editPageIn: (service: string) => `Edit Page in ${service}`,
   theContentEditor: 'the content editor',
   editInDocumentEditor: 'Edit in the document editor',
+  /** The session watch's alert (views/islands/session-watch.tsx): the session ended while the page was open. */
+  sessionEnded: 'Your session has ended.',
+  signInAgain: 'Sign in again',
 
   header: {
     mainNav: 'Main',

@@ -12,6 +12,8 @@ export const ja: Strings = {
   editPageIn: (service: string) => `${service}でページを編集`,
   theContentEditor: 'コンテンツエディター',
   editInDocumentEditor: 'ドキュメントエディターで編集',
+  sessionEnded: 'セッションが終了しました。',
+  signInAgain: 'もう一度ログイン',
 
   header: {
     mainNav: 'メイン',

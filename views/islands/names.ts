@@ -16,6 +16,7 @@ export const ISLAND_NAMES = [
   'body-tabs',
   'assistant-widget',
   'assistant-summary',
+  'session-watch',
   // Enhanced in place (htmx swaps and form comfort), not hydrated.
   'search',
   'support-form',

@@ -7,6 +7,10 @@ import { CreditsData } from '../parts/credits.tsx';
 import { StringsProvider, useStrings } from '../i18n/catalogue.tsx';
 import { Island } from '../island.tsx';
 import { AssistantWidget } from '../islands/assistant-widget.tsx';
+import { SessionWatch } from '../islands/session-watch.tsx';
+
+/** How often a signed-in page asks whether its session still lasts, while its tab is visible. */
+const HEARTBEAT_INTERVAL_MS = 60_000;
 
 /**
  * The whole HTML document every page shares (spec §2 Shared chrome). `sidebar` is the page tree, which
@@ -52,6 +56,12 @@ function Page({ chrome, title, hasSidebar, sidebar, children }: {
             {children}
           </div>
         </main>
+        {chrome.visitor.signedIn ? (
+          <Island name="session-watch" component={SessionWatch} props={{
+            heartbeatUrl: '/gateway/api/session/heartbeat', loginUrl: chrome.header.loginHref.split('?')[0] ?? '',
+            intervalMs: HEARTBEAT_INTERVAL_MS, ended: t.sessionEnded, signIn: t.signInAgain,
+          }} />
+        ) : null}
         {chrome.assistant ? <Island name="assistant-widget" component={AssistantWidget} props={chrome.assistant} /> : null}
         <SiteFooter chrome={chrome} />
         {chrome.credits ? <CreditsData credits={chrome.credits} /> : null}
