@@ -25,7 +25,7 @@ export const PREVIEW_TOKEN = 'preview-token-for-tests-0123456789abcdef';
 export async function testDb(t: Test): Promise<Db> {
   const url = process.env.DATABASE_URL;
   if (!url) {
-    const db = idle.pop() ?? (await openDb({ pgliteDir: 'memory://', pgliteTemplate: await migratedTemplate() }) as PgliteDb);
+    const db = idle.pop() ?? (await freshPglite());
     t.teardown(() => giveBack(db));
     await migrate(db);
     return db;
@@ -72,6 +72,17 @@ end $$`;
 let fingerprint: Promise<string> | undefined;
 
 /**
+ * A new in-memory database from the migrated template. The first of a process also gives the schema's
+ * fingerprint, taken before any test has touched it: cheaper than opening another database for it later.
+ */
+async function freshPglite(): Promise<PgliteDb> {
+  const db = await openDb({ pgliteDir: 'memory://', pgliteTemplate: await migratedTemplate() }) as PgliteDb;
+  fingerprint ??= db.query<{ fingerprint: string }>(SCHEMA_FINGERPRINT).then((rows) => rows[0]!.fingerprint);
+  await fingerprint;
+  return db;
+}
+
+/**
  * Empties a database a test has finished with and keeps it for the next one, when it is as the
  * migrations left it (a test may have closed it, changed its schema or left it busy): otherwise it is
  * closed. A database that does not answer within the limit is closed too.
@@ -81,14 +92,7 @@ async function giveBack(db: PgliteDb): Promise<void> {
   const reset = async () => {
     if (db.busy > 0) return false;
     await db.exec('unlisten *; reset all; select pg_advisory_unlock_all()');
-    fingerprint ??= (async () => {
-      const fresh = await openDb({ pgliteDir: 'memory://', pgliteTemplate: await migratedTemplate() });
-      try {
-        return (await fresh.query<{ fingerprint: string }>(SCHEMA_FINGERPRINT))[0]!.fingerprint;
-      } finally {
-        await fresh.close();
-      }
-    })();
+    if (!fingerprint) return false;
     const [now] = await db.query<{ fingerprint: string }>(SCHEMA_FINGERPRINT);
     if (now?.fingerprint !== (await fingerprint)) return false;
     await db.exec(EMPTY_TABLES);
