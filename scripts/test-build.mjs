@@ -9,6 +9,8 @@ import { join, dirname, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export const OUT = '.test-build';
+/** Entry points tests start as child processes (test/helpers/server-process.ts `entryArgs`). */
+const CHILDREN = ['server/main.ts', 'scripts/accounts.ts', 'scripts/import.ts', 'scripts/generate-corpus.ts'];
 
 async function* testFiles(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
@@ -40,6 +42,7 @@ export async function buildTests(files) {
   const started = performance.now();
   const entryPoints = files ?? [];
   if (!files) for await (const file of testFiles('test')) entryPoints.push(file);
+  entryPoints.push(...CHILDREN);
   await rm(OUT, { recursive: true, force: true });
   await build({
     entryPoints,
@@ -58,7 +61,7 @@ export async function buildTests(files) {
     logLevel: 'warning',
     plugins: [ownMeta],
   });
-  console.error(`bundled ${entryPoints.length} test files into ${OUT}/ in ${Math.round(performance.now() - started)} ms`);
+  console.error(`bundled ${entryPoints.length - CHILDREN.length} test files and ${CHILDREN.length} commands into ${OUT}/ in ${Math.round(performance.now() - started)} ms`);
   return entryPoints.map((file) => join(OUT, file.replace(/\.tsx?$/, '.mjs')));
 }
 

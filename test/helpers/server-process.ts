@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { openDb, pgliteDirFor } from '../../server/db/driver.ts';
 import { migrate } from '../../server/db/migrate.ts';
 
@@ -63,6 +63,16 @@ function seededPglite(): Promise<string> {
   return seeded;
 }
 
+/**
+ * How a child process runs one of the project's entry points (`server/main.ts`, a script): from its
+ * bundle when this test runs from one (`npm test`, scripts/test-build.mjs bundles both at once), else
+ * from source through tsx.
+ */
+export function entryArgs(source: string): string[] {
+  if (process.argv[1]?.includes(`${sep}.test-build${sep}`)) return ['--enable-source-maps', join(ROOT, '.test-build', source.replace(/\.tsx?$/, '.mjs'))];
+  return ['--import', 'tsx', source];
+}
+
 export interface ServerProcess {
   child: ChildProcess;
   url: string;
@@ -72,13 +82,13 @@ export interface ServerProcess {
 }
 
 /**
- * The real server (`node --import tsx server/main.ts`) on PGlite in `dataDir`, resolved once `/readyz`
+ * The real server (`server/main.ts`, see `entryArgs`) on PGlite in `dataDir`, resolved once `/readyz`
  * answers 200 (database up, content stored). Killed when the test ends if still running.
  */
 export async function startServer(t: Test, env: Record<string, string>, options: { ready?: boolean } = {}): Promise<ServerProcess> {
   const port = await freePort();
   const { DATABASE_URL: _unused, ...base } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, entryArgs('server/main.ts'), {
     cwd: ROOT,
     env: { ...base, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -117,7 +127,7 @@ export async function waitFor(url: string, path: string, status: number, exited:
 /** Runs a script of this repository to its end; resolves to its exit code and output. */
 export function runScript(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const { DATABASE_URL: _unused, ...base } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  const child = spawn(process.execPath, [...entryArgs(script), ...args], {
     cwd: ROOT, env: { ...base, LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -4,14 +4,14 @@ import { openDb, pgliteDirFor } from '../../server/db/driver.ts';
 import { AccountStore } from '../../server/identity/accounts.ts';
 import { readAdminFile } from '../../server/admin/admin-file.ts';
 import { tempContent, scratchDatabase } from '../helpers/build.ts';
-import { ROOT, startServer, tempDataDir } from '../helpers/server-process.ts';
+import { ROOT, entryArgs, startServer, tempDataDir } from '../helpers/server-process.ts';
 
 type Run = { code: number | null; stdout: string; stderr: string };
 
 /** `npm run accounts -- …` as a child process, with `stdin` piped in (the password, when asked for). */
 function accounts(args: string[], env: Record<string, string>, stdin = ''): Promise<Run> {
   const { DATABASE_URL: _unused, ...base } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/accounts.ts', ...args], {
+  const child = spawn(process.execPath, [...entryArgs('scripts/accounts.ts'), ...args], {
     cwd: ROOT, env: { ...base, LOG_LEVEL: 'silent', ...env }, stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';
