@@ -177,7 +177,9 @@ async function events(app: FastifyInstance, opts: EventsOptions) {
         else done(null, parsed);
       });
     });
-    scope.post(EVENTS_PATH, { bodyLimit: MAX_BATCH_BYTES, schema: { hide: true } }, async (request, reply) => {
+    // Under overload a batch is shed before any page render: counts matter less than readers, and the
+    // client keeps nothing waiting on the answer (a beacon's is never read, a fetch's failure is logged).
+    scope.post(EVENTS_PATH, { bodyLimit: MAX_BATCH_BYTES, schema: { hide: true }, config: { expensive: true } }, async (request, reply) => {
       reply.header('cache-control', 'no-store');
       if (!counts(request)) return reply.code(204).send();
       const body: unknown = request.body;

@@ -23,7 +23,7 @@ async function until<T>(check: () => Promise<T>, done: (value: T) => boolean): P
 
 // Overload is driven through the detector itself: the heap bound is set above what the app uses, and this
 // process then holds memory past it until the detector says so (/readyz), so nothing depends on timing.
-t.test('overloaded: new renders and searches are shed; cached pages, assets, sign-in steps and form posts are not', async (t) => {
+t.test('overloaded: new renders, searches and analytics batches are shed; cached pages, assets, sign-in steps and form posts are not', async (t) => {
   const bound = Math.ceil(process.memoryUsage().heapUsed / MB) + 300;
   const app = await build(t, { env: { OIDC_CLIENT_SECRET: CLIENT_SECRET, SESSION_SECRET, OVERLOAD_MAX_HEAP_USED_MB: String(bound), OVERLOAD_RETRY_AFTER_S: '7' } });
   await app.accounts.create({ email: 'ada@customer.example', password: PASSWORD, displayName: 'Ada Customer' });
@@ -45,6 +45,10 @@ t.test('overloaded: new renders and searches are shed; cached pages, assets, sig
   const api = await app.inject({ method: 'POST', url: '/gateway/api/help-content/v2/search', payload: { query: 'widget' } });
   t.equal(api.statusCode, 503, 'a search is shed');
   t.match(api.json(), { statusCode: 503, error: 'OVERLOADED' });
+
+  const beacon = await app.inject({ method: 'POST', url: '/api/events', headers: { 'content-type': 'text/plain;charset=UTF-8' },
+    payload: JSON.stringify({ sessionId: 's', events: [{ type: 'page_dwelled', path: CACHED, key: '', value: 5000 }] }) });
+  t.equal(beacon.statusCode, 503, 'an analytics batch is shed before any render');
 
   const cached = await app.inject(CACHED);
   t.equal(cached.statusCode, 200, 'a page kept by the page cache is answered');
