@@ -63,17 +63,16 @@ export default async function feedback(app: FastifyInstance) {
     // answer: the analytics must not count a second 'No' (spec §4 Feedback: one answer per visitor and page).
     let followsNo = false;
     await app.db.transaction(async (tx) => {
-      if (helpful === 'no' && reason) {
-        const [before] = await tx.query<{ helpful: boolean }>(
-          `select helpful from feedback where entry_id = $1 and visitor_key = $2 for update`, [entryId, visitor]);
-        followsNo = before?.helpful === false;
-      }
-      await tx.query(
-        `insert into feedback (entry_id, visitor_key, helpful, reason, network_key, counted) values ($1, $2, $3, $4, $5, $6)
+      // The answer before this one comes back from the same statement (the CTE reads the row as it was).
+      const [stored] = await tx.query<{ previous: boolean | null }>(
+        `with before as (select helpful from feedback where entry_id = $1 and visitor_key = $2)
+         insert into feedback (entry_id, visitor_key, helpful, reason, network_key, counted) values ($1, $2, $3, $4, $5, $6)
          on conflict (entry_id, visitor_key) do update set helpful = excluded.helpful, reason = excluded.reason,
-           network_key = excluded.network_key, counted = excluded.counted, updated_at = now()`,
+           network_key = excluded.network_key, counted = excluded.counted, updated_at = now()
+         returning (select helpful from before) as previous`,
         [entryId, visitor, helpful === 'yes', helpful === 'no' ? (reason ?? null) : null, network, established],
       );
+      followsNo = helpful === 'no' && !!reason && stored?.previous === false;
       // An established visitor's earlier answers count from now on too.
       const entries = established
         ? (await tx.query<{ entry_id: string }>(
