@@ -8,7 +8,8 @@
 export interface PgliteWasm {
   pglite: WebAssembly.Module;
   initdb: WebAssembly.Module;
-  fsBundle: Blob;
+  /** pglite.data, in shared memory: each worker reads it without a copy of its own. */
+  fsBundle: Uint8Array;
 }
 
 export type Request =

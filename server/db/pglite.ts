@@ -85,7 +85,9 @@ function pgliteWasm(): Promise<PgliteWasm> {
       readFile(new URL('initdb.wasm', dist)).then((bytes) => WebAssembly.compile(bytes)),
       readFile(new URL('pglite.data', dist)),
     ]);
-    return { pglite, initdb, fsBundle: new Blob([data]) };
+    const fsBundle = new Uint8Array(new SharedArrayBuffer(data.byteLength));
+    fsBundle.set(data);
+    return { pglite, initdb, fsBundle };
   })();
   wasm.catch(() => (wasm = undefined));
   return wasm;
