@@ -53,6 +53,11 @@ t.test('the sample help centre', async (t) => {
     const resources = await app.inject('/tracklight-cloud/resources');
     t.equal(resources.statusCode, 200);
     t.match(resources.body, 'Fernhollow Community');
+    const slashed = await app.inject('/tracklight-cloud/resources/');
+    t.equal(slashed.statusCode, 200, 'the related resources take a trailing slash, as every other page does');
+    t.match(slashed.body, 'Fernhollow Community');
+    t.match(slashed.body, '<link rel="canonical" href="https://help.example.test/tracklight-cloud/resources"/>', 'one canonical address');
+    t.equal((await app.inject('/no-such-product/resources/')).statusCode, 404, 'an unknown product is still not found');
 
     const kbHome = await app.inject('/tracklight/kb');
     t.match(kbHome.body, '<h1>Tracklight Knowledge Base</h1>');
