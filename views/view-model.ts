@@ -164,6 +164,8 @@ export interface MoreLink {
 export interface PageTreeModel {
   title: string;
   href: string;
+  /** The documentation home's icon, beside the tree's title (40x40, spec §9). */
+  iconUrl?: string | undefined;
   nodes: TreeNode[];
   /** Set when `nodes` is a window of the collections: the documentation home lists them all. */
   more?: MoreLink | undefined;

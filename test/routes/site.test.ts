@@ -142,6 +142,17 @@ t.test('the sample help centre', async (t) => {
     t.match(explore, '/tracklight-cloud/docs/search-and-filters');
   });
 
+  t.test('icons at the sizes of spec §9: guide cards 100x100, the page tree 40x40, the product 75x110', async (t) => {
+    const docs = (await app.inject('/tracklight-cloud/docs')).body;
+    const guides = /<section class="guides"[^]*?<\/section>/.exec(docs)?.[0] ?? '';
+    t.match(guides, '<img class="card-icon" src="/assets/content/icons/guide.svg" alt="" width="100" height="100"', 'the guide card shows its guide\'s icon');
+    t.match(docs, '<img class="product-icon" src="/assets/content/icons/tracklight.svg" alt="" width="75" height="110"/>');
+    const tree = '<img class="page-tree-icon" src="/assets/content/icons/tracklight.svg" alt="" width="40" height="40"/>';
+    t.match(docs, tree, 'the page tree of the documentation home');
+    t.match((await app.inject('/tracklight-cloud/docs/configure-board-columns')).body, tree, 'and of a topic');
+    t.match((await app.inject('/tracklight-cloud')).body, 'width="75" height="110"', 'the product landing page');
+  });
+
   t.test('preview errors say which fields are missing', async (t) => {
     const res = await app.inject(`/preview/tracklight-cloud-automate-issue-triage?preview=${PREVIEW_TOKEN}`);
     t.equal(res.statusCode, 200, 'an unpublished topic with its fields previews');
