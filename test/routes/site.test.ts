@@ -81,6 +81,8 @@ t.test('the sample help centre', async (t) => {
     t.equal(res.statusCode, 200);
     t.match(res.body, /visited|upcoming/);
     t.match(res.body, 'More in this guide');
+    // Spec §2: the featured video (its flag is on in the sample) is the player body videos get.
+    t.match(res.body, /<div class="featured-video"><div class="video-frame"><iframe src="https:\/\/video\.fernhollow\.example\/v\/board-basics" title="Video: [^"]+"/);
   });
 
   t.test('the version selector goes to the same page in another version, or explains', async (t) => {
