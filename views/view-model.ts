@@ -460,6 +460,8 @@ export interface SearchFacetOption {
 export interface SearchResultsModel {
   chrome: Chrome;
   state: SearchState;
+  /** The sub-header under the search box's title (spec §2): the search page's tagline in content. */
+  subheader: string;
   /** New-filter experiment (spec §4): category tabs + content-type checkboxes, no product counts. */
   newFilters: boolean;
   /** The AI summary dialog (spec §4), when its experiment is on for the account. */
