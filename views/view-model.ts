@@ -124,6 +124,23 @@ export interface Chrome {
   editLinks?: { contentEditor?: string | undefined; documentEditor?: string | undefined; label: string } | undefined;
   /** The AI assistant widget's props, on pages where it shows (server/flags/ai-widget.ts). */
   assistant?: import('./islands/assistant-widget.tsx').AssistantWidgetProps | undefined;
+  /** Who publishes the site, for its schema.org linked data (views/parts/linked-data.tsx); none without site metadata. */
+  identity?: SiteIdentity | undefined;
+}
+
+/** The site's identity from its metadata in content (spec §3 Metadata) and its public URL. */
+export interface SiteIdentity {
+  /** PUBLIC_URL, without a trailing slash. */
+  url: string;
+  publisher: string;
+  legalName: string;
+  brand: string;
+  license?: string | undefined;
+  logoUrl?: string | undefined;
+  /** Names of the products the publisher owns. */
+  owns: string[];
+  /** The site's language (BCP 47). */
+  language: string;
 }
 
 /** The credits overlay (spec §2, §4): its heading and the team, in content order. */

@@ -19,7 +19,7 @@ export function DocumentedProductPage({
 }: DocumentedProductModel) {
   const t = stringsOf(chrome);
   return (
-    <Document chrome={chrome} sidebar={tree ? <PageTree tree={tree} /> : undefined}>
+    <Document chrome={chrome} sidebar={tree ? <PageTree tree={tree} /> : undefined} linkedData={{ breadcrumbs }}>
       <div className="documented-product">
         <Subheader breadcrumbs={breadcrumbs} deploymentSelector={deploymentSelector} notice={notice} />
 

@@ -29,7 +29,8 @@ export function TopicPage({
 }: TopicPageModel) {
   const t = stringsOf(chrome);
   return (
-    <Document chrome={chrome} sidebar={tree ? <PageTree tree={tree} /> : undefined}>
+    <Document chrome={chrome} sidebar={tree ? <PageTree tree={tree} /> : undefined}
+      linkedData={{ breadcrumbs, article: { headline: title, dateModified: lastPublished } }}>
       <div className="page-with-sidebar reading-page">
         <article className="topic">
           <div className="reading-subheader">
