@@ -124,6 +124,23 @@ export interface Chrome {
   editLinks?: { contentEditor?: string | undefined; documentEditor?: string | undefined; label: string } | undefined;
   /** The AI assistant widget's props, on pages where it shows (server/flags/ai-widget.ts). */
   assistant?: import('./islands/assistant-widget.tsx').AssistantWidgetProps | undefined;
+  /** Who publishes the site, for its schema.org linked data (views/parts/linked-data.tsx); none without site metadata. */
+  identity?: SiteIdentity | undefined;
+}
+
+/** The site's identity from its metadata in content (spec §3 Metadata) and its public URL. */
+export interface SiteIdentity {
+  /** PUBLIC_URL, without a trailing slash. */
+  url: string;
+  publisher: string;
+  legalName: string;
+  brand: string;
+  license?: string | undefined;
+  logoUrl?: string | undefined;
+  /** Names of the products the publisher owns. */
+  owns: string[];
+  /** The site's language (BCP 47). */
+  language: string;
 }
 
 /** The credits overlay (spec §2, §4): its heading and the team, in content order. */
@@ -164,6 +181,8 @@ export interface MoreLink {
 export interface PageTreeModel {
   title: string;
   href: string;
+  /** The documentation home's icon, beside the tree's title (40x40, spec §9). */
+  iconUrl?: string | undefined;
   nodes: TreeNode[];
   /** Set when `nodes` is a window of the collections: the documentation home lists them all. */
   more?: MoreLink | undefined;
@@ -458,6 +477,8 @@ export interface SearchFacetOption {
 export interface SearchResultsModel {
   chrome: Chrome;
   state: SearchState;
+  /** The sub-header under the search box's title (spec §2): the search page's tagline in content. */
+  subheader: string;
   /** New-filter experiment (spec §4): category tabs + content-type checkboxes, no product counts. */
   newFilters: boolean;
   /** The AI summary dialog (spec §4), when its experiment is on for the account. */

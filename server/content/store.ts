@@ -65,10 +65,12 @@ export interface Outline {
   fields: {
     shortTitle?: string; description?: string; metaDescription?: string; pageType?: string; buttonText?: string;
     children?: string[]; topics?: string[];
+    /** A collection's icon: guide cards show it (spec §9). */
+    icon?: { url: string };
   };
 }
 
-const OUTLINE_FIELDS = ['shortTitle', 'description', 'metaDescription', 'pageType', 'buttonText', 'children', 'topics'] as const;
+const OUTLINE_FIELDS = ['shortTitle', 'description', 'metaDescription', 'pageType', 'buttonText', 'children', 'topics', 'icon'] as const;
 const OUTLINE_COLUMNS = `e.id, e.type, e.title,
   jsonb_strip_nulls(jsonb_build_object(${OUTLINE_FIELDS.map((f) => `'${f}', e.fields->'${f}'`).join(', ')})) as fields`;
 

@@ -185,6 +185,10 @@ export async function buildChrome(app: FastifyInstance, request: FastifyRequest,
     // Spec §4 AI widget: decided for the person, on the request's own path and host.
     assistant: await assistantWidgetOf(request, person, requestPath, isPartnerHost(request, config.partnerHosts ?? []),
       input.language === 'ja-JP' ? 'ja' : 'en'),
+    identity: meta.publisher ? {
+      url: config.publicUrl, publisher: meta.publisher, legalName: meta.legalName ?? meta.publisher, brand: meta.brand ?? '',
+      license: meta.license, logoUrl: meta.logo, owns: meta.owns ?? [], language: meta.language ?? 'en-US',
+    } : undefined,
   };
 }
 

@@ -15,7 +15,8 @@ import type {
 import type { SafeHtml } from '../../views/rich-text/safe-html.tsx';
 
 export interface DocsTree {
-  home: { id: string; title: string; href: string };
+  /** The documentation home; its icon heads the page tree (spec §9). */
+  home: { id: string; title: string; href: string; iconUrl?: string | undefined };
   /** Collections of the home page with their entries, for the page tree, guides and lists. */
   collections: { entry: Outline; href: string; children: { entry: Outline; href: string; topics: { entry: Outline; href: string }[] }[] }[];
 }
@@ -41,7 +42,7 @@ export function docsTree(app: FastifyInstance, contextId: string, version: strin
     const byId = new Map(all.map((e) => [e.id, e]));
     const ordered = (ids: string[]) => ids.map((id) => byId.get(id)).filter((e): e is Outline => !!e && paths.has(e.id));
     return {
-      home: { id: home.id, title: homeRoute.title, href: homeRoute.path },
+      home: { id: home.id, title: homeRoute.title, href: homeRoute.path, iconUrl: (home.fields.icon as { url?: string } | undefined)?.url },
       collections: ordered(collectionIds).map((c) => ({
         entry: c,
         href: paths.get(c.id) ?? '',
@@ -97,7 +98,10 @@ export function treeModel(tree: DocsTree, currentId: string): PageTreeModel {
     });
     return { ...leaf(c.entry, c.href), open: children.length > 0, children, more: more(c.children.length, c.href, treeTitle(c.entry)) };
   });
-  return { title: tree.home.title, href: tree.home.href, nodes, more: more(tree.collections.length, tree.home.href, tree.home.title) };
+  return {
+    title: tree.home.title, href: tree.home.href, iconUrl: tree.home.iconUrl, nodes,
+    more: more(tree.collections.length, tree.home.href, tree.home.title),
+  };
 }
 
 /** Where an entry sits: its parent's children, and the guide it belongs to if any. */

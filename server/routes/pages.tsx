@@ -90,11 +90,14 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
     return to === undefined ? undefined : redirectLocation(to, query);
   }
 
-  // Related resources of a product (spec §2): /{resourceSlug}/resources.
-  app.get<{ Params: { slug: string } }>('/:slug/resources', async (request, reply) => {
+  // Related resources of a product (spec §2): /{resourceSlug}/resources, with or without the trailing
+  // slash, as every other page takes it (the card links of the spec end in one).
+  const resources = async (request: FastifyRequest<{ Params: { slug: string } }>, reply: FastifyReply) => {
     const loaded = await resourcesPage(ctx, request, request.params.slug);
     return loaded ? send(reply, false, loaded) : notFound(request, reply);
-  });
+  };
+  app.get<{ Params: { slug: string } }>('/:slug/resources', resources);
+  app.get<{ Params: { slug: string } }>('/:slug/resources/', resources);
 
   // Browsers ask for /favicon.ico whatever the page says: send them the site's icon from content.
   app.get('/favicon.ico', async (request, reply) => {

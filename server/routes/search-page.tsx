@@ -86,13 +86,25 @@ export default async function searchPage(app: FastifyInstance, opts: SearchPageO
   for (const url of ['/search-results', '/search-results/']) app.get(url, { schema: { querystring: QuerySchema } }, handler);
 }
 
+/** The search page's sub-header when content gives the search-results page neither a tagline nor a description. */
+const DEFAULT_SUBHEADER = 'Search documentation, guides and knowledge-base articles.';
+
+/** What the search-results page in content says of itself (spec §2 sub-header), read once per content version. */
+function searchPageContent(app: FastifyInstance): Promise<{ tagline?: string | undefined; metaDescription?: string | undefined }> {
+  return app.content.memo('search-page', async () => {
+    const fields = (await app.content.ofType('page', { preview: false })).find((p) => p.fields.pageType === 'searchResults')?.fields;
+    return { tagline: fields?.tagline as string | undefined, metaDescription: fields?.metaDescription as string | undefined };
+  });
+}
+
 async function searchPageModel(
   app: FastifyInstance, request: FastifyRequest, config: SearchPageOptions['config'], state: SearchState,
   response: SearchResponse | null, failed: boolean,
 ): Promise<SearchResultsModel> {
+  const page = await searchPageContent(app);
   const chrome = await buildChrome(app, request, config, {
     title: state.searchTerm ? `Search results for "${state.searchTerm}"` : 'Search', path: hrefOf(state), language: 'en-US', preview: false,
-    metaDescription: 'Search documentation, guides and knowledge-base articles.',
+    metaDescription: page.metaDescription ?? DEFAULT_SUBHEADER,
   });
   // Spec §4 new-filter experiment, decided by its flags (a failure hides it: the older filters).
   const newFilters = await newFiltersOn(request.flags);
@@ -137,6 +149,7 @@ async function searchPageModel(
   return {
     chrome,
     state,
+    subheader: page.tagline ?? page.metaDescription ?? DEFAULT_SUBHEADER,
     newFilters,
     // Spec §4 AI summary dialog: only with results, for an account in its experiment.
     aiSummary: total > 0 && await aiSummaryDialog(request.flags, chrome.visitor) ? summaryPropsOf(state.searchTerm, assistantLanguage(chrome.lang)) : undefined,

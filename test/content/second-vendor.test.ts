@@ -59,6 +59,15 @@ t.test('a second vendor sees its own name, labels and colours on every page, and
   const search = pages['/search-results?searchTerm=notebook'] ?? '';
   t.match(search, 'Quillbook SaaS');
 
+  // Spec §3: the linked data names this site's publisher, from its own metadata.
+  const linked = /<script type="application\/ld\+json">([^]*?)<\/script>/.exec(pages['/quillbook-saas/docs/write-a-note'] ?? '')?.[1] ?? 'null';
+  const graph = (JSON.parse(linked) as { '@graph': Record<string, any>[] } | null)?.['@graph'] ?? [];
+  t.match(graph.find((n) => n['@type'] === 'Organization'), {
+    name: 'Larkspur Systems', legalName: 'Larkspur Systems GmbH', brand: { name: 'Larkspur' }, logo: { url: 'https://cdn.larkspur.test/brand/larkspur-logo.svg' },
+  });
+  t.match(graph.find((n) => n['@type'] === 'WebSite'), { name: 'Larkspur Help' });
+  t.match(graph.find((n) => n['@type'] === 'TechArticle'), { url: 'https://help.example.test/quillbook-saas/docs/write-a-note' });
+
   const link = /<link rel="stylesheet" href="(\/assets\/theme\/[\w-]+\.css)"\/>/.exec(pages['/'] ?? '')?.[1] ?? '';
   const css = await app.inject(link);
   t.equal(css.statusCode, 200);

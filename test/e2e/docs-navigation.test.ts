@@ -217,6 +217,10 @@ t.test('documentation navigation', async (t) => {
     t.pass('Enter on the revealed card opens its page');
 
     t.same(await failedIslands(page), []);
+    // Spec §3 linked data: the browser reads it as JSON, and the CSP reports nothing about it (errors below).
+    const types = await page.evaluate(() => (JSON.parse(document.querySelector('head script[type="application/ld+json"]')?.textContent ?? 'null') as
+      { '@graph': { '@type': string }[] })['@graph'].map((node) => node['@type']));
+    t.same(types, ['Organization', 'WebSite', 'BreadcrumbList', 'TechArticle'], 'the page\'s linked data');
     t.same(errors(), [], 'no errors, no hydration mismatch');
     await page.context().close();
   });

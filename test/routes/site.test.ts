@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import t from 'tap';
+import { parse } from 'yaml';
 import { build, SAMPLE_CONTENT, PREVIEW_TOKEN } from '../helpers/build.ts';
 
 t.test('the sample help centre', async (t) => {
@@ -53,6 +56,11 @@ t.test('the sample help centre', async (t) => {
     const resources = await app.inject('/tracklight-cloud/resources');
     t.equal(resources.statusCode, 200);
     t.match(resources.body, 'Fernhollow Community');
+    const slashed = await app.inject('/tracklight-cloud/resources/');
+    t.equal(slashed.statusCode, 200, 'the related resources take a trailing slash, as every other page does');
+    t.match(slashed.body, 'Fernhollow Community');
+    t.match(slashed.body, '<link rel="canonical" href="https://help.example.test/tracklight-cloud/resources"/>', 'one canonical address');
+    t.equal((await app.inject('/no-such-product/resources/')).statusCode, 404, 'an unknown product is still not found');
 
     const kbHome = await app.inject('/tracklight/kb');
     t.match(kbHome.body, '<h1>Tracklight Knowledge Base</h1>');
@@ -76,6 +84,8 @@ t.test('the sample help centre', async (t) => {
     t.equal(res.statusCode, 200);
     t.match(res.body, /visited|upcoming/);
     t.match(res.body, 'More in this guide');
+    // Spec §2: the featured video (its flag is on in the sample) is the player body videos get.
+    t.match(res.body, /<div class="featured-video"><div class="video-frame"><iframe src="https:\/\/video\.fernhollow\.example\/v\/board-basics" title="Video: [^"]+"/);
   });
 
   t.test('the version selector goes to the same page in another version, or explains', async (t) => {
@@ -135,6 +145,61 @@ t.test('the sample help centre', async (t) => {
     const explore = /Explore more<\/h2><ul>([^]*?)<\/ul>/.exec(topic.body)?.[1] ?? '';
     t.notMatch(explore, '/tracklight-cloud/docs/get-started', 'not the collection being read');
     t.match(explore, '/tracklight-cloud/docs/search-and-filters');
+  });
+
+  t.test('icons at the sizes of spec §9: guide cards 100x100, the page tree 40x40, the product 75x110', async (t) => {
+    const docs = (await app.inject('/tracklight-cloud/docs')).body;
+    const guides = /<section class="guides"[^]*?<\/section>/.exec(docs)?.[0] ?? '';
+    t.match(guides, '<img class="card-icon" src="/assets/content/icons/guide.svg" alt="" width="100" height="100"', 'the guide card shows its guide\'s icon');
+    t.match(docs, '<img class="product-icon" src="/assets/content/icons/tracklight.svg" alt="" width="75" height="110"/>');
+    const tree = '<img class="page-tree-icon" src="/assets/content/icons/tracklight.svg" alt="" width="40" height="40"/>';
+    t.match(docs, tree, 'the page tree of the documentation home');
+    t.match((await app.inject('/tracklight-cloud/docs/configure-board-columns')).body, tree, 'and of a topic');
+    t.match((await app.inject('/tracklight-cloud')).body, 'width="75" height="110"', 'the product landing page');
+  });
+
+  t.test('schema.org linked data from the site metadata (spec §3), valid JSON in a data block', async (t) => {
+    const site = parse(readFileSync(join(SAMPLE_CONTENT, 'site.yaml'), 'utf8')) as Record<string, unknown>;
+    const graphOf = (html: string) => {
+      const blocks = [...html.matchAll(/<script type="application\/ld\+json">([^]*?)<\/script>/g)];
+      t.equal(blocks.length, 1, 'one linked-data block');
+      const data = JSON.parse(blocks[0]?.[1] ?? 'null') as { '@context': string; '@graph': Record<string, any>[] };
+      t.equal(data['@context'], 'https://schema.org');
+      return Object.fromEntries(data['@graph'].map((node) => [node['@type'], node]));
+    };
+    const home = graphOf((await app.inject('/')).body);
+    t.match(home.Organization, {
+      '@id': 'https://help.example.test/#organization', name: site.publisher, legalName: site.legalName, url: 'https://help.example.test/',
+      brand: { '@type': 'Brand', name: site.brand }, logo: { url: `https://help.example.test${String(site.logo)}` },
+    });
+    t.same(home.Organization.owns, (site.owns as string[]).map((name) => ({ '@type': 'Product', name })), 'the products it owns');
+    t.match(home.WebSite, {
+      name: site.siteName, inLanguage: site.language, publisher: { '@id': 'https://help.example.test/#organization' },
+      license: { '@type': 'CreativeWork', name: site.license },
+      potentialAction: {
+        '@type': 'SearchAction', 'query-input': 'required name=search_term_string',
+        target: { urlTemplate: 'https://help.example.test/search-results/?searchTerm={search_term_string}' },
+      },
+    });
+    t.notOk(home.BreadcrumbList, 'the home page has no trail');
+
+    const topicPath = '/tracklight-cloud/docs/write-rich-issue-descriptions';
+    const topicHtml = (await app.inject(topicPath)).body;
+    const topic = graphOf(topicHtml);
+    const names = topic.BreadcrumbList.itemListElement.map((i: { name: string }) => i.name);
+    const title = /<h1>([^<]+)<\/h1>/.exec(topicHtml)?.[1];
+    t.same(topic.BreadcrumbList.itemListElement.map((i: { position: number }) => i.position), names.map((_: string, i: number) => i + 1));
+    t.equal(topic.BreadcrumbList.itemListElement[0].item, 'https://help.example.test/', 'absolute addresses');
+    t.equal(topic.BreadcrumbList.itemListElement.at(-1).item, `https://help.example.test${topicPath}`, 'the page itself ends the trail');
+    t.equal(names.at(-1), title);
+    t.match(topic.TechArticle, {
+      headline: title, url: `https://help.example.test${topicPath}`, isPartOf: { '@id': 'https://help.example.test/#website' },
+      publisher: { '@id': 'https://help.example.test/#organization' }, dateModified: /^\d{4}-\d\d-\d\dT/,
+    });
+    t.ok(graphOf((await app.inject('/tracklight/kb/cluster-node-stuck-starting')).body).TechArticle, 'a knowledge-base article');
+    t.ok(graphOf((await app.inject('/tracklight-cloud/docs/plan-your-first-sprint')).body).TechArticle, 'a topic set');
+    const collection = graphOf((await app.inject('/tracklight-cloud/docs/search-and-filters')).body);
+    t.ok(collection.BreadcrumbList && !collection.TechArticle, 'a collection has its trail, and is no article');
   });
 
   t.test('preview errors say which fields are missing', async (t) => {

@@ -36,6 +36,9 @@ for (const newFilters of [false, true]) {
     const empty = await get('/search-results/');
     t.equal(empty.statusCode, 200);
     t.match(empty.body, 'Enter a search term');
+    // Spec §2: the search box has its sub-header, the search page's tagline in content.
+    t.match(empty.body, /<h1>Search<\/h1><p class="search-subheader" id="search-subheader">Find answers across the documentation, guides and knowledge base of every Fernhollow product\.<\/p>/);
+    t.match(empty.body, 'aria-describedby="search-subheader"', 'the search field is described by it');
     t.notMatch(empty.body, 'x-query-id');
     t.equal(empty.headers['x-query-id'], undefined, 'no search is made for an empty term');
 
@@ -73,6 +76,14 @@ for (const newFilters of [false, true]) {
 
     const none = await get('/search-results/?searchTerm=zzzqqq');
     t.match(none.body, 'No results for &quot;zzzqqq&quot;');
+    if (newFilters) {
+      // Spec §8: the newer filter UX's no-results view: heading, subheading and illustration.
+      t.match(none.body, /<div class="search-no-results"><svg class="search-no-results-illustration"[^]*<h2 class="search-heading">No results for &quot;zzzqqq&quot;<\/h2><p class="search-no-results-subheading">[^<]+<\/p>/);
+      t.notMatch(none.body, 'search-hints');
+    } else {
+      t.match(none.body, 'Check the spelling of your search terms', 'the older view gives hints');
+      t.notMatch(none.body, 'search-no-results-illustration');
+    }
     t.notMatch(none.body, 'aria-label="Pagination"');
 
     const region = await app.inject({ url: '/search-results/?searchTerm=configure', headers: { 'hx-request': 'true' } });

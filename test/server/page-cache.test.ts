@@ -251,7 +251,7 @@ t.test('the CSP is strict without a nonce, and no page has an inline script', as
     t.match(csp, /(^|; )script-src 'self'(;|$)/, `${url}: scripts from the site only`);
     t.notMatch(csp, /nonce-|unsafe-inline|unsafe-eval/, `${url}: no nonce, nothing inline`);
     t.notMatch(res.body, /\bnonce=/);
-    const inline = [...res.body.matchAll(/<script\b([^>]*)>/g)].filter(([, attrs]) => !/\bsrc=/.test(attrs ?? '') && !/type="application\/json"/.test(attrs ?? ''));
+    const inline = [...res.body.matchAll(/<script\b([^>]*)>/g)].filter(([, attrs]) => !/\bsrc=/.test(attrs ?? '') && !/type="application\/(ld\+)?json"/.test(attrs ?? ''));
     t.same(inline, [], `${url}: every script is external or a JSON data block`);
   }
 });

@@ -155,6 +155,28 @@ t.test('document head, skip link, main and the page content', async (t) => {
   t.notMatch(home, 'name="description"');
 });
 
+t.test('linked data: a JSON-LD data block no text can end, read back unchanged', async (t) => {
+  const hostile = 'A </script><script>alert(1)</script> <!-- \u2028 & "quotes"';
+  const chrome = makeChrome({
+    title: hostile,
+    identity: { url: 'https://help.example.test', publisher: 'Pub </script>', legalName: 'Legal', brand: 'Brand', owns: ['One'], language: 'en-US', license: 'https://licence.example.test/' },
+  });
+  const html = renderToStaticMarkup(<Document chrome={chrome} linkedData={{ breadcrumbs: [{ label: 'Home', href: '/' }], article: { headline: hostile } }}><p>x</p></Document>);
+  const blocks = [...html.matchAll(/<script type="application\/ld\+json">([^]*?)<\/script>/g)];
+  t.equal(blocks.length, 1, 'one block, in the head');
+  t.ok(html.indexOf('application/ld+json') < html.indexOf('</head>'));
+  const json = blocks[0]?.[1] ?? '';
+  t.notMatch(json, /<|\u2028/, 'no < nor U+2028 inside it');
+  const graph = JSON.parse(json)['@graph'] as Record<string, any>[];
+  const byType = Object.fromEntries(graph.map((n) => [n['@type'], n]));
+  t.equal(byType.TechArticle.headline, hostile, 'the text is read back unchanged');
+  t.equal(byType.Organization.name, 'Pub </script>');
+  t.equal(byType.WebSite.license, 'https://licence.example.test/', 'a licence URL stays a URL');
+  t.same(byType.BreadcrumbList.itemListElement.map((i: { item: string }) => i.item), ['https://help.example.test/', chrome.canonicalUrl]);
+  const none = renderToStaticMarkup(<Document chrome={makeChrome()}><p>x</p></Document>);
+  t.notMatch(none, 'ld+json', 'nothing without site metadata or a page to describe');
+});
+
 t.test('preview mode shows the banner and keeps the page out of indexes', async (t) => {
   const html = render(makeChrome({ preview: true }));
   t.match(html, '<div class="preview-banner" role="status">PREVIEW MODE</div>');

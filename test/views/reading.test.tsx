@@ -246,7 +246,7 @@ t.test('TopicPage', async (t) => {
   t.match(html, 'Not finding the help you need?', 'the contact block');
   t.notMatch(html, 'On this page', 'one toc entry: no table of contents');
   t.notMatch(html, 'role="note"', 'no notice');
-  t.notMatch(html, 'Watch the video');
+  t.notMatch(html, 'featured-video', 'no featured video');
   t.notMatch(html, 'Up next');
   t.same(duplicateIds(html), [], 'ids are unique');
   t.equal(count(html, '<aside'), 1);
@@ -271,8 +271,9 @@ t.test('TopicPage', async (t) => {
   })} />);
   t.match(full, '<div role="note" class="notice-banner notice-info">');
   t.match(full, '<p class="version-note">Data Center 9.5</p>');
-  t.match(full, '<a href="https://video.example.test/v/1">Watch the video</a>');
-  t.notMatch(full, '<iframe');
+  // Spec §2: the featured video is the player body videos get (::video), named after the topic.
+  t.match(full, '<div class="featured-video"><div class="video-frame"><iframe src="https://video.example.test/v/1" title="Video: Create an issue" loading="lazy" allowfullscreen=""');
+  t.notMatch(full, 'Watch the video', 'not a link to it');
   t.notMatch(full, 'data-island="version-selector"', 'selector hidden by the rule');
   t.notMatch(full, 'aria-label="Documentation"', 'no tree');
   t.notMatch(full, 'Explore more');

@@ -78,6 +78,7 @@ const result = (n: number, extra: Partial<SearchResultCard> = {}): SearchResultC
 
 const model = (extra: Partial<SearchResultsModel> = {}): SearchResultsModel => ({
   chrome,
+  subheader: 'Search the help centre.',
   state: {
     searchTerm: 'jira',
     deployment: 'data_center',
@@ -126,7 +127,7 @@ t.test('page: one h1, the search form and the region', async (t) => {
   const form = element(html, /<form\b[^>]*>/);
   t.match(form, /^<form method="get" action="\/search-results\/" role="search"[^>]*data-island="search"/);
   t.match(form, /<label for="search-term"[^>]*>[^<]+<\/label>/, 'the term input is labelled');
-  t.match(form, /<input id="search-term" type="search" name="searchTerm" value="jira"\/>/);
+  t.match(form, /<input id="search-term" type="search" name="searchTerm" aria-describedby="search-subheader" value="jira"\/>/, "described by the sub-header");
   const hidden = Object.fromEntries([...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)].map((m) => [m[1], m[2]]));
   t.same(hidden, { deployment: 'data_center', product: 'jira-software', version: '9.12', contentType: 'topic,kb-article' },
     'filter state as hidden fields, contentType comma-joined, empty category left out');
@@ -283,6 +284,17 @@ t.test('no results: heading with the term, hints and the reset link', async (t) 
   t.ok(links(hints).some((l) => l.href === '/search-results/?searchTerm=jira&reset=1'), 'reset link in the hints');
   t.notMatch(html, 'search-result-list');
   t.notMatch(html, 'Showing results for');
+  t.notMatch(html, 'search-no-results-illustration', 'the older view has no illustration');
+
+  // Spec §8: the newer filter UX gives a heading, a subheading and an illustration (decorative), and keeps the reset.
+  const newer = region({ newFilters: true, status: 'no-results', results: [], total: 0, pagination: null, state: { ...model().state, searchTerm: 'zzz' } });
+  const view = element(newer, /<div class="search-no-results">/);
+  t.match(view, /<svg class="search-no-results-illustration"[^>]*aria-hidden="true"/, 'the illustration');
+  t.match(view, '<h2 class="search-heading">No results for &quot;zzz&quot;</h2>', 'the heading');
+  t.match(view, '<p class="search-no-results-subheading">Try other words, another category or fewer content types.</p>', 'the subheading');
+  t.ok(view.indexOf('<svg') < view.indexOf('<h2') && view.indexOf('<h2') < view.indexOf('search-no-results-subheading'), 'illustration, heading, subheading in order');
+  t.ok(links(view).some((l) => l.href === '/search-results/?searchTerm=jira&reset=1'), 'reset link');
+  t.notMatch(newer, 'search-hints');
 });
 
 t.test('error: an alert with a fixed message, never details', async (t) => {

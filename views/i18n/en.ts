@@ -106,7 +106,8 @@ export const en = {
 
   topic: {
     dataCenterVersion: (version: string) => `Data Center ${version}`,
-    watchVideo: 'Watch the video',
+    /** The featured video player's name. */
+    featuredVideo: (title: string) => `Video: ${title}`,
     updatedOn: (date: string) => `Updated on ${date}`,
     moreOnTopic: 'More on this topic',
     onThisPage: 'On this page',

@@ -100,7 +100,7 @@ export const ja: Strings = {
 
   topic: {
     dataCenterVersion: (version: string) => `Data Center ${version}`,
-    watchVideo: '動画を見る',
+    featuredVideo: (title: string) => `動画: ${title}`,
     updatedOn: (date: string) => `${date} に更新`,
     moreOnTopic: 'このトピックの関連情報',
     onThisPage: 'このページの内容',

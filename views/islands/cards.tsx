@@ -8,11 +8,13 @@ import { CardItem as CardListItem, type NavCard } from './nav-lists.tsx';
 
 export type CardItem = NavCard;
 
-export function CardGridMarkup({ cards, headingLevel, opensInNewTab }: { cards: CardItem[]; headingLevel: 2 | 3; opensInNewTab: string }) {
+export function CardGridMarkup({ cards, headingLevel, opensInNewTab, iconSize }: {
+  cards: CardItem[]; headingLevel: 2 | 3; opensInNewTab: string; iconSize?: number | undefined;
+}) {
   if (cards.length === 0) return null;
   return (
-    <ul className="card-grid">
-      {cards.map((card, i) => <CardListItem key={`${i}-${card.href}`} card={card} headingLevel={headingLevel} opensInNewTab={opensInNewTab} />)}
+    <ul className={iconSize ? `card-grid card-icons-${iconSize}` : 'card-grid'}>
+      {cards.map((card, i) => <CardListItem key={`${i}-${card.href}`} card={card} headingLevel={headingLevel} opensInNewTab={opensInNewTab} iconSize={iconSize} />)}
     </ul>
   );
 }

@@ -24,12 +24,12 @@ export interface NavCard {
 
 const anchor = (href: string, external: boolean) => (external ? { href, target: '_blank', rel: 'noopener' } : { href });
 
-/** One `<li>` of `<ul class="card-grid">`, as CardGrid renders it. */
-export function CardItem({ card, headingLevel, opensInNewTab }: { card: NavCard; headingLevel: 2 | 3; opensInNewTab: string }) {
+/** One `<li>` of `<ul class="card-grid">`, as CardGrid renders it: icons 80x80 (resource cards), or as the grid asks (spec §9). */
+export function CardItem({ card, headingLevel, opensInNewTab, iconSize = 80 }: { card: NavCard; headingLevel: 2 | 3; opensInNewTab: string; iconSize?: number }) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <li className={card.buttonText ? 'card has-button' : 'card'}>
-      {card.iconUrl ? <img className="card-icon" src={card.iconUrl} alt="" width="80" height="80" loading="lazy" /> : null}
+      {card.iconUrl ? <img className="card-icon" src={card.iconUrl} alt="" width={iconSize} height={iconSize} loading="lazy" /> : null}
       <Heading className="card-title">
         <a {...anchor(card.href, card.external)}>
           <span className="card-name">{card.title}</span>

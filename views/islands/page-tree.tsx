@@ -19,6 +19,8 @@ export interface PageTreeNavProps {
   label: string;
   title: string;
   href: string;
+  /** The documentation's icon beside its title, 40x40 (spec §9); decorative, the title names it. */
+  iconUrl?: string | undefined;
   nodes: NavTreeNode[];
   all?: { href: string; label: string } | undefined;
 }
@@ -56,7 +58,7 @@ function storeExpanded(expanded: boolean): void {
  * phone each page starts collapsed, so its first screen shows the page title. Each change is announced
  * as a `signpost:track` event on document. Branches open and close with buttons (aria-expanded).
  */
-export function PageTreeNav({ label, title, href, nodes, all }: PageTreeNavProps) {
+export function PageTreeNav({ label, title, href, iconUrl, nodes, all }: PageTreeNavProps) {
   const hydrated = useHydrated();
   const [expanded, setExpanded] = useState(true);
   useEffect(() => {
@@ -69,7 +71,12 @@ export function PageTreeNav({ label, title, href, nodes, all }: PageTreeNavProps
 
   const tree = (
     <>
-      <p className="page-tree-title"><a href={href}>{title}</a></p>
+      <p className="page-tree-title">
+        <a href={href}>
+          {iconUrl ? <img className="page-tree-icon" src={iconUrl} alt="" width="40" height="40" /> : null}
+          {title}
+        </a>
+      </p>
       {nodes.length > 0 ? <TreeList nodes={nodes} all={all} level={1} path="" hydrated={hydrated} /> : null}
     </>
   );

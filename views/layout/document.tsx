@@ -8,6 +8,7 @@ import { StringsProvider, useStrings } from '../i18n/catalogue.tsx';
 import { Island } from '../island.tsx';
 import { AssistantWidget } from '../islands/assistant-widget.tsx';
 import { SessionWatch } from '../islands/session-watch.tsx';
+import { LinkedData, type PageLinkedData } from '../parts/linked-data.tsx';
 
 /** How often a signed-in page asks whether its session still lasts, while its tab is visible. */
 const HEARTBEAT_INTERVAL_MS = 60_000;
@@ -16,19 +17,21 @@ const HEARTBEAT_INTERVAL_MS = 60_000;
  * The whole HTML document every page shares (spec §2 Shared chrome). `sidebar` is the page tree, which
  * brings its own <nav aria-label="Documentation">; it sits before the content column inside <main>.
  */
-export function Document({ chrome, children, sidebar }: { chrome: Chrome; children: ReactNode; sidebar?: ReactNode }) {
+export function Document({ chrome, children, sidebar, linkedData }: {
+  chrome: Chrome; children: ReactNode; sidebar?: ReactNode; linkedData?: PageLinkedData | undefined;
+}) {
   const title = chrome.title === chrome.siteName ? chrome.siteName : `${chrome.title} | ${chrome.siteName}`;
   const hasSidebar = sidebar !== undefined && sidebar !== null && sidebar !== false;
   return (
     <StringsProvider lang={chrome.lang} deployments={chrome.deployments}>
-      <Page chrome={chrome} title={title} hasSidebar={hasSidebar} sidebar={sidebar}>{children}</Page>
+      <Page chrome={chrome} title={title} hasSidebar={hasSidebar} sidebar={sidebar} linkedData={linkedData}>{children}</Page>
     </StringsProvider>
   );
 }
 
 /** The document itself, inside the page language's strings. */
-function Page({ chrome, title, hasSidebar, sidebar, children }: {
-  chrome: Chrome; title: string; hasSidebar: boolean; sidebar?: ReactNode; children: ReactNode;
+function Page({ chrome, title, hasSidebar, sidebar, linkedData, children }: {
+  chrome: Chrome; title: string; hasSidebar: boolean; sidebar?: ReactNode; linkedData?: PageLinkedData | undefined; children: ReactNode;
 }) {
   const t = useStrings();
   return (
@@ -44,6 +47,7 @@ function Page({ chrome, title, hasSidebar, sidebar, children }: {
         {chrome.themeCss ? <link rel="stylesheet" href={chrome.themeCss} /> : null}
         {chrome.preview || chrome.noindex ? <meta name="robots" content="noindex" /> : null}
         <script type="module" src={chrome.assets.js} />
+        <LinkedData chrome={chrome} page={linkedData} />
       </head>
       <body>
         <a className="skip-link" href="#maincontent">{t.skipToContent}</a>

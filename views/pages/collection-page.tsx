@@ -18,7 +18,7 @@ export function CollectionPage({
   const t = stringsOf(chrome);
   const cards: CardLink[] = children.map(({ kind, ...card }) => ({ ...card, buttonText: kind === 'topic' ? t.topic.viewTopic : t.topic.viewTopics }));
   return (
-    <Document chrome={chrome} sidebar={tree ? <PageTree tree={tree} /> : undefined}>
+    <Document chrome={chrome} sidebar={tree ? <PageTree tree={tree} /> : undefined} linkedData={{ breadcrumbs }}>
       <div className="collection">
         <p className="context-title">{contextTitle}</p>
         <Subheader breadcrumbs={breadcrumbs} deploymentSelector={deploymentSelector} notice={notice} />

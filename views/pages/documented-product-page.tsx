@@ -10,6 +10,8 @@ import { stringsOf } from '../i18n/catalogue.tsx';
 
 /** Documentation child lists show this many links before 'Show more' (spec §4, §9). */
 export const LIST_PREVIEW = 5;
+/** Spec §9: guide card icon 100x100. */
+const GUIDE_ICON_SIZE = 100;
 
 /** Documented product home (spec §2): tree, selector, hero search, guides, documentation lists. */
 export function DocumentedProductPage({
@@ -17,7 +19,7 @@ export function DocumentedProductPage({
 }: DocumentedProductModel) {
   const t = stringsOf(chrome);
   return (
-    <Document chrome={chrome} sidebar={tree ? <PageTree tree={tree} /> : undefined}>
+    <Document chrome={chrome} sidebar={tree ? <PageTree tree={tree} /> : undefined} linkedData={{ breadcrumbs }}>
       <div className="documented-product">
         <Subheader breadcrumbs={breadcrumbs} deploymentSelector={deploymentSelector} notice={notice} />
 
@@ -33,7 +35,8 @@ export function DocumentedProductPage({
         {guides.length > 0 ? (
           <section className="guides" aria-labelledby="guides-heading">
             <h2 id="guides-heading">{t.product.guides}</h2>
-            <CardGrid cards={guides} headingLevel={3} />
+            {/* Guide cards show the guide's icon at 100x100 (spec §9). */}
+            <CardGrid cards={guides} headingLevel={3} iconSize={GUIDE_ICON_SIZE} />
           </section>
         ) : null}
 

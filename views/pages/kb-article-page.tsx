@@ -20,7 +20,7 @@ export function KbArticlePage({
   const editHint = chrome.visitor.staff && staffEditHint;
   const editHref = chrome.editLinks?.documentEditor ?? chrome.editLinks?.contentEditor;
   return (
-    <Document chrome={chrome}>
+    <Document chrome={chrome} linkedData={{ breadcrumbs, article: { headline: title, dateModified: lastPublished } }}>
       <div className="page-with-sidebar reading-page">
         <article className="kb-article">
           <div className="reading-subheader"><Breadcrumbs items={breadcrumbs} /></div>

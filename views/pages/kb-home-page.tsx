@@ -7,7 +7,7 @@ import { LinkList } from '../parts/links.tsx';
 /** Knowledge-base home (spec §2): title, search to /search-results/, articles, more ways to get help. */
 export function KbHomePage({ chrome, breadcrumbs, productName, articles, moreWaysToGetHelp, contact }: KbHomeModel) {
   return (
-    <Document chrome={chrome}>
+    <Document chrome={chrome} linkedData={{ breadcrumbs }}>
       <div className="kb-home">
         <Breadcrumbs items={breadcrumbs} />
         <div className="hero">

@@ -15,7 +15,7 @@ export function ProductLandingPage({
 }: ProductLandingModel) {
   const t = stringsOf(chrome);
   return (
-    <Document chrome={chrome}>
+    <Document chrome={chrome} linkedData={{ breadcrumbs }}>
       <div className="product-landing">
         <Subheader breadcrumbs={breadcrumbs} deploymentSelector={deploymentSelector} notice={notice} />
         <ProductHero title={title} tagline={tagline} iconUrl={iconUrl}>

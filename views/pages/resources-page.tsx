@@ -7,7 +7,7 @@ import { ContactBlock } from '../parts/contact-block.tsx';
 
 export function ResourcesPage({ chrome, breadcrumbs, title, cards, helpful, contact }: ResourcesPageModel) {
   return (
-    <Document chrome={chrome}>
+    <Document chrome={chrome} linkedData={{ breadcrumbs }}>
       <Breadcrumbs items={breadcrumbs} />
       <h1>{title}</h1>
       <CardGrid cards={cards} headingLevel={2} />

@@ -8,6 +8,7 @@ import { AutoSubmit } from '../islands/auto-submit.tsx';
 
 export const EMPTY_PROMPT = 'Enter a search term to find documentation, guides and knowledge-base articles.';
 export const SEARCH_ERROR_MESSAGE = 'Search is not available right now. Please try again in a moment.';
+export const NO_RESULTS_SUBHEADING = 'Try other words, another category or fewer content types.';
 
 /** The state the search form carries besides the term and sort (spec §4 filter state); empty ones are left out, never the page. */
 export function searchHiddenFields(state: SearchState): [string, string][] {
@@ -33,11 +34,12 @@ export function SearchResultsPage(props: SearchResultsModel) {
     <Document chrome={chrome}>
       <div className="search-page" data-hx-target="#search-results-region" data-hx-swap="innerHTML" data-hx-sync="#search-results-region:replace">
         <h1>Search</h1>
+        <p className="search-subheader" id="search-subheader">{props.subheader}</p>
         <form method="get" action="/search-results/" role="search" className="search-form search-page-form" data-island="search"
           data-error-message={SEARCH_ERROR_MESSAGE}>
           <div className="search-term-field">
             <label htmlFor="search-term" className="visually-hidden">Search support</label>
-            <input id="search-term" type="search" name="searchTerm" defaultValue={state.searchTerm} />
+            <input id="search-term" type="search" name="searchTerm" defaultValue={state.searchTerm} aria-describedby="search-subheader" />
             {searchHiddenFields(state).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />)}
             <button type="submit">Search</button>
           </div>
@@ -100,6 +102,16 @@ export function SearchResultsRegion(model: SearchResultsModel) {
               </ol>
               {model.pagination ? <Pagination pagination={model.pagination} /> : null}
             </>
+          ) : model.newFilters ? (
+            // Spec §8: the newer filter UX's no-results view has a heading, a subheading and an illustration.
+            <div className="search-no-results">
+              <NoResultsIllustration />
+              <h2 className="search-heading">{`No results for "${state.searchTerm}"`}</h2>
+              <p className="search-no-results-subheading">{NO_RESULTS_SUBHEADING}</p>
+              <p className="search-summary" role="status">{countLabel(0, 'result', 'results')}</p>
+              <SearchNotes notes={model.notes} />
+              <p className="search-reset"><a href={model.resetHref}>Reset filters</a></p>
+            </div>
           ) : (
             <>
               <h2 className="search-heading">{`No results for "${state.searchTerm}"`}</h2>
@@ -214,5 +226,18 @@ function Pagination({ pagination }: { pagination: NonNullable<SearchResultsModel
         {pagination.nextHref ? <li><a href={pagination.nextHref} rel="next">Next</a></li> : null}
       </ul>
     </nav>
+  );
+}
+
+/** The no-results illustration of the newer filter UX: an empty search, decorative (the heading says it). */
+function NoResultsIllustration() {
+  return (
+    <svg className="search-no-results-illustration" viewBox="0 0 160 120" width="160" height="120" aria-hidden="true" focusable="false">
+      <rect className="illustration-page" x="20" y="14" width="84" height="96" rx="6" />
+      <path className="illustration-lines" d="M34 36h56M34 52h44M34 68h50" />
+      <circle className="illustration-lens" cx="104" cy="70" r="24" />
+      <path className="illustration-handle" d="M121 87l22 22" />
+      <path className="illustration-lines" d="M96 62l16 16M112 62l-16 16" />
+    </svg>
   );
 }

@@ -13,12 +13,13 @@ import { ContactBlock } from '../parts/contact-block.tsx';
 import { Siblings } from '../parts/siblings.tsx';
 import { UpNext } from '../parts/up-next.tsx';
 import { stringsOf } from '../i18n/catalogue.tsx';
+import { VideoPlayer } from '../rich-text/blocks.tsx';
 
 /** Spec §5: 'On this page' shows only with at least two links. */
 export const TOC_MIN_ENTRIES = 2;
 
 /**
- * Topic page (spec §2): tree, breadcrumbs, notice, selector, title, video link, body, date,
+ * Topic page (spec §2): tree, breadcrumbs, notice, selector, title, featured video, body, date,
  * up next for guide topics, feedback and contact; the right sidebar holds explore-more links,
  * sibling pages, 'On this page' and the community link.
  */
@@ -28,7 +29,8 @@ export function TopicPage({
 }: TopicPageModel) {
   const t = stringsOf(chrome);
   return (
-    <Document chrome={chrome} sidebar={tree ? <PageTree tree={tree} /> : undefined}>
+    <Document chrome={chrome} sidebar={tree ? <PageTree tree={tree} /> : undefined}
+      linkedData={{ breadcrumbs, article: { headline: title, dateModified: lastPublished } }}>
       <div className="page-with-sidebar reading-page">
         <article className="topic">
           <div className="reading-subheader">
@@ -39,7 +41,7 @@ export function TopicPage({
           <h1>{title}</h1>
           {version ? <p className="version-note">{t.topic.dataCenterVersion(version)}</p> : null}
           {featuredVideo ? (
-            <p className="featured-video"><a href={featuredVideo.videoUrl}>{t.topic.watchVideo}</a></p>
+            <div className="featured-video"><VideoPlayer url={featuredVideo.videoUrl} title={t.topic.featuredVideo(title)} /></div>
           ) : null}
           <Body body={body} />
           {lastPublished ? <p className="updated">{t.topic.updatedOn(formatUpdated(lastPublished, t.locale))}</p> : null}

@@ -20,7 +20,7 @@ export function TopicSetPage({
   const t = stringsOf(chrome);
   const cards: CardLink[] = topics.map((topic) => ({ ...topic, buttonText: t.topic.viewTopic }));
   return (
-    <Document chrome={chrome} sidebar={tree ? <PageTree tree={tree} /> : undefined}>
+    <Document chrome={chrome} sidebar={tree ? <PageTree tree={tree} /> : undefined} linkedData={{ breadcrumbs, article: { headline: title } }}>
       <div className="page-with-sidebar reading-page">
         <article className="topic-set">
           <div className="reading-subheader"><Breadcrumbs items={breadcrumbs} /></div>

@@ -16,7 +16,7 @@ export function cardItems(cards: CardLink[]): CardItem[] {
  * A grid of link cards: a list whose items each carry a heading (of the level the page needs) holding the
  * link (markup in views/islands/cards.tsx, shared with the home page's platform tabs).
  */
-export function CardGrid({ cards, headingLevel }: { cards: CardLink[]; headingLevel: 2 | 3 }) {
+export function CardGrid({ cards, headingLevel, iconSize }: { cards: CardLink[]; headingLevel: 2 | 3; iconSize?: number }) {
   const t = useStrings();
-  return <CardGridMarkup cards={cardItems(cards)} headingLevel={headingLevel} opensInNewTab={t.opensInNewTab} />;
+  return <CardGridMarkup cards={cardItems(cards)} headingLevel={headingLevel} opensInNewTab={t.opensInNewTab} iconSize={iconSize} />;
 }

@@ -29,6 +29,7 @@ export function PageTree({ tree }: { tree: PageTreeModel }) {
         label: t.tree.label,
         title: tree.title,
         href: tree.href,
+        ...(tree.iconUrl ? { iconUrl: tree.iconUrl } : {}),
         nodes: tree.nodes.map((node) => navNode(node, 1, t)),
         ...allLink(tree.more, t),
       }}

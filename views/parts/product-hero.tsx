@@ -9,7 +9,8 @@ export function ProductHero({ title, tagline, iconUrl, children }: {
 }) {
   return (
     <div className="hero product-hero">
-      {iconUrl ? <img className="product-icon" src={iconUrl} alt="" width="75" height="75" /> : null}
+      {/* Spec §9: the product icon's box is 75x110; a square icon sits in it whole (object-fit). */}
+      {iconUrl ? <img className="product-icon" src={iconUrl} alt="" width="75" height="110" /> : null}
       <div>
         <h1>{title}</h1>
         {tagline ? <p className="tagline">{tagline}</p> : null}

@@ -74,3 +74,16 @@ export function CodeLines({ code, highlight }: { code: string; highlight: number
     </>
   );
 }
+
+/**
+ * A video player: the host's embedded player in a 16:9 frame, loaded when it nears the viewport. Body
+ * videos (`::video`) and a topic's featured video (spec §2) are this same player; `title` names the frame.
+ */
+export function VideoPlayer({ url, title }: { url: string; title: string }) {
+  return (
+    <div className="video-frame">
+      <iframe src={url} title={title} loading="lazy" allowFullScreen
+        allow="accelerometer; clipboard-write; encrypted-media; gyroscope; picture-in-picture" referrerPolicy="strict-origin-when-cross-origin" />
+    </div>
+  );
+}

@@ -14,7 +14,7 @@ import { StringsProvider, useStrings } from '../i18n/catalogue.tsx';
 import { IconGlyph, ContentIcon } from '../parts/icon.tsx';
 import { SanitisedHtml } from './sanitised-html.tsx';
 import { classifyUrl, quoteUrl, safeHref } from '../../server/content/urls.ts';
-import { Cards, CodeLines, FileTree } from './blocks.tsx';
+import { Cards, CodeLines, FileTree, VideoPlayer } from './blocks.tsx';
 
 /** What a document may embed or link to, by id: the link list. */
 export type LinkedEntry =
@@ -232,12 +232,7 @@ function EmbeddedBlock({ entry, links, depth, level, tabIds }: { entry: LinkedEn
     case 'footnotes':
       return <Footnotes items={entry.items} links={links} depth={depth} />;
     case 'video':
-      return (
-        <div className="video-frame">
-          <iframe src={entry.url} title={entry.title} loading="lazy" allowFullScreen
-            allow="accelerometer; clipboard-write; encrypted-media; gyroscope; picture-in-picture" referrerPolicy="strict-origin-when-cross-origin" />
-        </div>
-      );
+      return <VideoPlayer url={entry.url} title={entry.title} />;
     case 'embed':
       // Another site's page, sandboxed: its scripts run in its own origin, it cannot navigate this page.
       return (

@@ -29,7 +29,9 @@ export function islandJson(value: unknown): IslandJson {
     .replace(/\u2029/g, '\\u2029') as IslandJson;
 }
 
-/** A JSON data block: not executed, so the page's script-src needs no exception for it. */
-export function JsonScript({ json, ...data }: { json: IslandJson } & Record<`data-${string}`, string>) {
-  return <script type="application/json" {...data} dangerouslySetInnerHTML={{ __html: json }} />;
+/** A JSON data block (JSON, or schema.org JSON-LD): not executed, so the page's script-src needs no exception for it. */
+export function JsonScript({ json, type = 'application/json', ...data }: {
+  json: IslandJson; type?: 'application/json' | 'application/ld+json';
+} & Record<`data-${string}`, string>) {
+  return <script type={type} {...data} dangerouslySetInnerHTML={{ __html: json }} />;
 }

@@ -36,7 +36,10 @@ export const documentedProductLoader = (ctx: LoaderContext): Loader => async (re
       deploymentSelector={await deploymentSelector(app, product, entry, entry.routeVersion)} notice={await noticeOf(app, product)}
       title={entry.title ?? ''} tagline={page.tagline} iconUrl={page.icon?.url}
       search={{ action: '/search-results/', fields }}
-      guides={guides.map((g) => ({ title: g.entry.title ?? g.entry.id, href: g.href, description: g.entry.fields.description, buttonText: g.entry.fields.buttonText }))}
+      guides={guides.map((g) => ({
+        title: g.entry.title ?? g.entry.id, href: g.href, description: g.entry.fields.description, buttonText: g.entry.fields.buttonText,
+        iconUrl: g.entry.fields.icon?.url,
+      }))}
       lists={lists.map((l) => {
         const title = l.entry.title ?? l.entry.id;
         const links = l.children.map((ch) => ({ label: ch.entry.title ?? ch.entry.id, href: ch.href }));
