@@ -4,7 +4,7 @@
  * The replica logs every statement, so a read that reached it is seen there by its parameters.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm, chown } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,7 +22,11 @@ import { ADA, SESSION_SECRET, sealed } from '../identity/helpers.ts';
 import { INSIGHTS_PATH } from '../../server/insights/site-pages.ts';
 
 const run = promisify(execFile);
-const PG_BIN = '/usr/lib/postgresql/15/bin';
+/** Debian's newest PostgreSQL, as .ci/run picks it. */
+const PG_BIN = (() => {
+  const versions = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').filter((v) => /^\d+$/.test(v)) : [];
+  return `/usr/lib/postgresql/${versions.sort((x, y) => Number(x) - Number(y)).at(-1) ?? '15'}/bin`;
+})();
 const PAGE = '/acme-cloud/docs/first-steps';
 const ENTRY = 'acme-cloud-first-steps';
 const SEARCH = '/gateway/api/help-content/v2/search';
@@ -73,7 +77,8 @@ t.test('reads from a streaming replica', { skip }, async (t) => {
   };
 
   t.test('published reads and search go to the replica; /readyz says so, with no address', async (t) => {
-    await waitFor('the replica in use', async () => ((await readsFrom(a)) === 'replica 1' && (await readsFrom(b)) === 'replica 1' ? true : undefined));
+    await waitFor('both replicas checked', async () => ((await readsFrom(a)) === 'replica 1' && (await readsFrom(b)) === 'replica 1'
+      && (await readyz(a)).reads?.replicas[1]?.state === 'unavailable' ? true : undefined));
     const res = await a.inject('/readyz');
     t.equal(res.statusCode, 200);
     const body = res.json<Ready>();
