@@ -117,8 +117,10 @@ t.test('reads from a streaming replica', { skip }, async (t) => {
     t.equal(await readsFrom(b), 'primary');
     t.notOk(await probeReachesReplica(b), 'reads stay off the replica while it is behind the import');
 
+    const resumed = performance.now();
     await pair.replica.query('select pg_wal_replay_resume()');
     await waitFor('the replica back in use', async () => ((await readsFrom(b)) === 'replica 1' ? true : undefined));
+    t.comment(`reads back on the replica ${Math.round(performance.now() - resumed)} ms after its replay resumed`);
     t.ok(await probeReachesReplica(b), 'reads return to the replica once it has replayed the import');
     t.match((await b.inject(PAGE)).body, 'now from the new import');
   });
@@ -163,10 +165,12 @@ t.test('reads from a streaming replica', { skip }, async (t) => {
     };
     const load = Promise.all([worker(), worker(), worker(), worker()]);
     await waitFor('requests under way', () => (n > 20 ? true : undefined));
+    const stopped = performance.now();
     await pair.stopReplica();
     await waitFor('the replica skipped', async () => ((await readyz(a)).reads?.replicas[0]?.state === 'unavailable' ? true : undefined));
+    t.comment(`replica skipped ${Math.round(performance.now() - stopped)} ms after the stop began`);
     const after = n;
-    await waitFor('more requests with the replica gone', () => (n > after + 30 ? true : undefined));
+    await waitFor('more requests with the replica gone', () => (n > after + 100 ? true : undefined));
     stop = true;
     await load;
     const failed = [...statuses].filter(([code]) => code >= 500).reduce((sum, [, count]) => sum + count, 0);
@@ -175,7 +179,9 @@ t.test('reads from a streaming replica', { skip }, async (t) => {
     t.equal((await a.inject('/readyz')).statusCode, 200);
 
     await pair.startReplica();
+    const started = performance.now();
     await waitFor('the replica back in use', async () => ((await readsFrom(a)) === 'replica 1' ? true : undefined), 30_000);
+    t.comment(`restarted replica in use ${Math.round(performance.now() - started)} ms after it accepted connections`);
     t.ok(await probeReachesReplica(a), 'reads return to the restarted replica');
   });
 });
