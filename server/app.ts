@@ -136,7 +136,10 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
     maxHeapUsedMb: config.overloadMaxHeapUsedMb, retryAfterS: config.overloadRetryAfterS, identityUrl: config.identityUrl,
   });
   await fastify.register(searchGate, { max: config.searchMaxConcurrent, queueMax: config.searchQueueMax, timeoutMs: config.searchQueueTimeoutMs });
-  await fastify.register(dbPlugin, { databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...(opts.db ? { db: opts.db } : {}) });
+  await fastify.register(dbPlugin, {
+    databaseUrl: config.databaseUrl, dataDir: config.dataDir, readUrls: config.databaseReadUrls, readMaxLagMs: config.databaseReadMaxLagMs,
+    ...(opts.db ? { db: opts.db } : {}),
+  });
   await fastify.register(contentPlugin, { contentDir: config.contentDir, importOnStart: config.importOnStart });
   // First-party analytics (README 'Analytics'): page views as pages go out, POST /api/events, the roll-up.
   await fastify.register(events, { config, clock: opts.clock });

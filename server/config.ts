@@ -8,6 +8,10 @@ export const ConfigSchema = Type.Object({
   port: Type.Integer({ minimum: 0, maximum: 65535 }),
   host: Type.String({ minLength: 1 }),
   databaseUrl: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  /** Streaming replicas that published page data, search and insights read from (server/db/replicas.ts). */
+  databaseReadUrls: Type.Array(Type.String({ pattern: '^postgres(ql)?://' })),
+  /** A replica further behind the primary than this is skipped until it catches up. */
+  databaseReadMaxLagMs: Type.Integer({ minimum: 0 }),
   dataDir: Type.String({ minLength: 1 }),
   contentDir: Type.String({ minLength: 1 }),
   importOnStart: Type.Boolean(),
@@ -206,6 +210,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: env.HOST || '0.0.0.0',
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseReadUrls: (env.DATABASE_READ_URL ?? '').split(',').map((u) => u.trim()).filter(Boolean),
+    databaseReadMaxLagMs: num(env.DATABASE_READ_MAX_LAG_MS, 5000),
     dataDir: resolve(env.DATA_DIR || 'data'),
     contentDir: resolve(env.CONTENT_DIR || 'content'),
     importOnStart: bool('IMPORT_ON_START', env.IMPORT_ON_START, true),
@@ -282,7 +288,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems = [...Value.Errors(ConfigSchema, config)];
   if (problems.length > 0) {
     const names: Record<string, string> = {
-      port: 'PORT', host: 'HOST', databaseUrl: 'DATABASE_URL', dataDir: 'DATA_DIR', contentDir: 'CONTENT_DIR',
+      port: 'PORT', host: 'HOST', databaseUrl: 'DATABASE_URL', databaseReadUrls: 'DATABASE_READ_URL',
+      databaseReadMaxLagMs: 'DATABASE_READ_MAX_LAG_MS', dataDir: 'DATA_DIR', contentDir: 'CONTENT_DIR',
       importOnStart: 'IMPORT_ON_START', logLevel: 'LOG_LEVEL', accessLog: 'ACCESS_LOG', publicUrl: 'PUBLIC_URL', previewToken: 'PREVIEW_TOKEN',
       identityUrl: 'IDENTITY_URL', staffDomain: 'STAFF_EMAIL_DOMAIN', trustProxy: 'TRUST_PROXY',
       shutdownTimeoutMs: 'SHUTDOWN_TIMEOUT_MS', requestTimeoutMs: 'REQUEST_TIMEOUT_MS', overloadMaxEventLoopDelayMs: 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS',
@@ -313,6 +320,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n  ${[...new Set(lines)].join('\n  ')}`);
   }
   contentFileMaxBytes(env.CONTENT_FILE_MAX_BYTES);
+  if (config.databaseReadUrls.length > 0 && !config.databaseUrl) {
+    throw new ConfigError('DATABASE_READ_URL: replicas need DATABASE_URL (the primary they stream from); PGlite has none');
+  }
   if (config.aiBaseUrl && !config.aiModel) {
     throw new ConfigError('AI_MODEL: required when AI_BASE_URL is set (the model the assistant asks)');
   }

@@ -111,10 +111,20 @@ export class ContentStore {
 
   private invalidated: (() => void)[] = [];
 
-  constructor(private readonly db: Queryable) {}
+  /**
+   * Published reads go to `reads` (a read replica when one is fit, server/db/replicas.ts); preview reads,
+   * which an editor makes right after saving, go to the primary.
+   */
+  constructor(private readonly primary: Queryable, private readonly reads: Queryable & { fence?: () => void } = primary) {}
+
+  private from(preview: boolean): Queryable {
+    return preview ? this.primary : this.reads;
+  }
 
   /** Drops cached entries; called when an import commits (on any instance). */
   invalidate(): void {
+    // First: a replica that has not replayed the change yet must not fill the emptied caches with the old content.
+    this.reads.fence?.();
     this.cache.clear();
     this.pages.clear();
     this.ids.clear();
@@ -158,7 +168,7 @@ export class ContentStore {
 
   private async queryPath(path: string, preview: boolean): Promise<RoutedEntry | undefined> {
     const options = { preview };
-    const rows = await this.db.query<RoutedEntry>(
+    const rows = await this.from(preview).query<RoutedEntry>(
       `select ${COLUMNS}, r.version as "routeVersion" from content_routes r join content_entries e on e.id = r.entry_id
        where r.path = $1 and (e.published or $2)`,
       [path, options.preview],
@@ -177,7 +187,7 @@ export class ContentStore {
   }
 
   private queryIds(ids: string[], preview: boolean): Promise<StoredEntry[]> {
-    return this.db.query<StoredEntry>(
+    return this.from(preview).query<StoredEntry>(
       `select ${COLUMNS} from content_entries e where e.id = any($1::text[]) and (e.published or $2)`,
       [ids, preview],
     );
@@ -191,7 +201,7 @@ export class ContentStore {
   /** Outlines of entries by id, in the order asked (each once); published ones from memory. */
   async outlines(ids: string[], options: { preview: boolean }): Promise<Outline[]> {
     if (ids.length === 0) return [];
-    const query = (list: string[]) => this.db.query<Outline>(
+    const query = (list: string[]) => this.from(options.preview).query<Outline>(
       `select ${OUTLINE_COLUMNS} from content_entries e where e.id = any($1::text[]) and (e.published or $2)`,
       [list, options.preview],
     );
@@ -204,7 +214,7 @@ export class ContentStore {
   /** The one entry of a page type that has no path of its own (not-found, preview error). */
   pageOfType(pageType: string): Promise<StoredEntry | undefined> {
     return this.cached(`pageType:${pageType}`, async () => {
-      const rows = await this.db.query<StoredEntry>(
+      const rows = await this.reads.query<StoredEntry>(
         `select ${COLUMNS} from content_entries e where e.type = 'page' and e.fields->>'pageType' = $1 and e.published
          order by e.language = 'en-US' desc, e.id limit 1`,
         [pageType],
@@ -215,7 +225,7 @@ export class ContentStore {
 
   singleton(type: 'header' | 'metadata'): Promise<StoredEntry | undefined> {
     return this.cached(`singleton:${type}`, async () => {
-      const rows = await this.db.query<StoredEntry>(`select ${COLUMNS} from content_entries e where e.type = $1 limit 1`, [type]);
+      const rows = await this.reads.query<StoredEntry>(`select ${COLUMNS} from content_entries e where e.type = $1 limit 1`, [type]);
       return rows[0];
     });
   }
@@ -226,7 +236,7 @@ export class ContentStore {
    * sitemap keeps what it builds from it.
    */
   publishedPaths(): Promise<{ path: string; lastPublished: Date | null }[]> {
-    return this.db.query(
+    return this.reads.query(
       `select r.path, e.last_published as "lastPublished" from content_routes r join content_entries e on e.id = r.entry_id
        where e.published and coalesce(e.fields->>'pageType', '') <> all($1::text[]) order by r.path`,
       [UNINDEXED_PAGE_TYPES],
@@ -236,7 +246,7 @@ export class ContentStore {
   /** Every route of each entry, from memory once read (routes do not depend on preview: drafts have them too). */
   private routesOfMany(ids: string[]): Promise<Map<string, Route[]>> {
     return this.routes.getMany(ids, async (missing) => {
-      const rows = await this.db.query<{ entry_id: string; path: string; version: string | null }>(
+      const rows = await this.reads.query<{ entry_id: string; path: string; version: string | null }>(
         `select entry_id, path, version from content_routes where entry_id = any($1::text[]) order by entry_id, path`,
         [missing],
       );
@@ -277,7 +287,7 @@ export class ContentStore {
 
   /** Entries of one type, optionally in one context, by title; published ones once per content version. */
   ofType(type: string, options: { preview: boolean; contextId?: string }): Promise<StoredEntry[]> {
-    const query = () => this.db.query<StoredEntry>(
+    const query = () => this.from(options.preview).query<StoredEntry>(
       `select ${COLUMNS} from content_entries e where e.type = $1 and (e.published or $2)
          and ($3::text is null or e.context_id = $3) order by e.title`,
       [type, options.preview, options.contextId ?? null],
@@ -287,7 +297,7 @@ export class ContentStore {
 
   /** Published entries of one type in one context that have a page, by title: what a list page links to. */
   listings(type: string, contextId: string): Promise<Listing[]> {
-    return this.cached(`listings:${type}:${contextId}`, async () => (await this.db.query<Listing & { metaDescription: string | null }>(
+    return this.cached(`listings:${type}:${contextId}`, async () => (await this.reads.query<Listing & { metaDescription: string | null }>(
       `select e.id, e.title, e.path, e.fields->>'metaDescription' as "metaDescription" from content_entries e
        where e.type = $1 and e.published and e.context_id = $2 and e.path is not null order by e.title`,
       [type, contextId],
@@ -301,7 +311,7 @@ export class ContentStore {
 
   /** The documentation home of a context (and version), once per content version. */
   docsHome(contextId: string, version: string | null): Promise<{ path: string; title: string } | undefined> {
-    return this.cached(`docsHome:${contextId}:${version ?? ''}`, async () => (await this.db.query<{ path: string; title: string }>(
+    return this.cached(`docsHome:${contextId}:${version ?? ''}`, async () => (await this.reads.query<{ path: string; title: string }>(
       `select r.path, e.title from content_entries e join content_routes r on r.entry_id = e.id
        where e.type = 'page' and e.fields->>'pageType' = 'documentedProduct' and e.context_id = $1 and e.published
          and (r.version is not distinct from $2) limit 1`,
@@ -310,7 +320,8 @@ export class ContentStore {
   }
 
   async hasContent(): Promise<boolean> {
-    const rows = await this.db.query<{ n: number }>('select count(*)::int as n from content_entries');
+    // The primary: readiness and the first import's decision must not wait on a replica's replay.
+    const rows = await this.primary.query<{ n: number }>('select count(*)::int as n from content_entries');
     return (rows[0]?.n ?? 0) > 0;
   }
 }

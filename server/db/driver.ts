@@ -57,7 +57,11 @@ const KEEPALIVE_DELAY_MS = 10_000;
 
 type PgQueryable = { query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[] }> };
 
-async function openPostgres(url: string): Promise<Db> {
+/**
+ * A pool on a PostgreSQL server. `checkAtStart: false` (read replicas) opens it without a first query:
+ * a replica that is down must not stop the instance, which reads from the primary meanwhile.
+ */
+export async function openPostgres(url: string, options: { checkAtStart?: boolean } = {}): Promise<Db> {
   const { default: pg } = await import('pg');
   const settings = {
     connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
@@ -67,7 +71,7 @@ async function openPostgres(url: string): Promise<Db> {
     // An idle client lost its connection: the pool has removed it and opens a new one on next use.
   });
   // Fail fast at start-up with the server's own message when it is unreachable.
-  await pool.query('select 1');
+  if (options.checkAtStart !== false) await pool.query('select 1');
   // Connection failures become DatabaseUnavailableError (a 503); pool.query releases a client whose
   // query failed with an error, so a dead connection never goes back to the pool.
   const asQueryable = (client: PgQueryable): Queryable => ({

@@ -65,7 +65,7 @@ export default async function insights(app: FastifyInstance, opts: { config: Con
         ...SECTIONS.map((s) => ({ href: `${BASE}/${s}?${query}`, label: SECTION_TITLES[s], current: s === section }))],
     };
     if (parsed.ok && section) {
-      model.tables = (await loadSection(app.db, section, parsed.filters)).map((t) => ({ ...t, csvHref: `${BASE}/${section}/${t.id}.csv?${query}` }));
+      model.tables = (await loadSection(app.dbRead, section, parsed.filters)).map((t) => ({ ...t, csvHref: `${BASE}/${section}/${t.id}.csv?${query}` }));
     } else if (!section) {
       model.contents = SECTIONS.map((s) => ({
         href: `${BASE}/${s}?${query}`, label: SECTION_TITLES[s],
@@ -94,7 +94,7 @@ export default async function insights(app: FastifyInstance, opts: { config: Con
     reply.header('cache-control', 'private, no-store').header('x-robots-tag', 'noindex, nofollow');
     const parsed = parseFilters(request.query, (await products()).map((o) => o.value), new Date());
     if (!parsed.ok) return reply.code(400).type('text/plain; charset=utf-8').send(`${parsed.error.field}: ${parsed.error.message}\n`);
-    const table = await loadTable(app.db, section, id, parsed.filters);
+    const table = await loadTable(app.dbRead, section, id, parsed.filters);
     if (!table) return notFound(request, reply);
     const name = `insights-${section}-${id}-${parsed.filters.from}-to-${parsed.filters.to}${parsed.filters.product ? `-${parsed.filters.product}` : ''}.csv`;
     return reply.type('text/csv; charset=utf-8')

@@ -196,7 +196,9 @@ const SECTION_TYPES: Record<Section, string[]> = {
 /** Every table of a section, from one copy of the range's counts (the raw days grouped once). */
 export async function loadSection(db: Db, section: Section, range: InsightsRange): Promise<InsightsTable[]> {
   return db.transaction(async (tx) => {
-    const snapshot = await q.snapshotCounts(tx, range, SECTION_TYPES[section]);
+    // A read replica (server/db/replicas.ts) cannot create the temporary copy: there each table reads the view.
+    const [server] = await tx.query<{ standby: boolean }>('select pg_is_in_recovery() as standby');
+    const snapshot = server?.standby ? range : await q.snapshotCounts(tx, range, SECTION_TYPES[section]);
     const out: InsightsTable[] = [];
     for (const id of Object.keys(TABLES[section])) out.push((await loadTable(tx, section, id, snapshot)) as InsightsTable);
     return out;

@@ -30,7 +30,8 @@ export default fp(async (app) => {
   app.content.onInvalidate(() => held.clear());
 
   const load = async (hash: string): Promise<Served | null> => {
-    const file = await readStoredFile(app.db, hash);
+    // A page just imported may name a file a replica has not replayed yet: a miss is asked of the primary.
+    const file = (await readStoredFile(app.dbRead, hash)) ?? (app.dbRead.status() ? await readStoredFile(app.db, hash) : undefined);
     if (!file) return null;
     if (TEXT.test(file.type)) return { name: file.name, ...(await prepare(file.data, file.type, IMMUTABLE)) };
     // Images, PDFs and archives are compressed already.

@@ -37,7 +37,7 @@ export interface ContentPluginOptions {
  * stored keeps serving.
  */
 export default fp<ContentPluginOptions>(async (app, opts) => {
-  const store = new ContentStore(app.db);
+  const store = new ContentStore(app.db, app.dbRead);
   app.decorate('content', store);
 
   let heard = true;
@@ -57,6 +57,9 @@ export default fp<ContentPluginOptions>(async (app, opts) => {
       app.log.info('content change listener reconnected; caches dropped');
     },
   });
+  // An import committed before LISTEN was heard here by no one: reads wait for a replica to have replayed
+  // it (server/db/replicas.ts), as after each NOTIFY.
+  app.dbRead.fence();
 
   // One import at a time, whoever asks (start-up or the admin endpoint); closing stops the one running.
   const stop = new AbortController();

@@ -31,7 +31,8 @@ async function contentCheck(app: FastifyInstance): Promise<Check> {
  * Liveness and readiness (DESIGN "Running safely"): `/healthz` says the process answers and touches
  * nothing else, so a slow database never gets a live instance restarted; `/readyz` says the instance
  * should receive traffic: the database answers, content is stored, it is not shutting down and not
- * overloaded. A load balancer takes an instance out of rotation on a 503.
+ * overloaded. A load balancer takes an instance out of rotation on a 503. With read replicas it also
+ * says where reads go (`reads`: replicas by their place in DATABASE_READ_URL, no host or credentials).
  */
 export default async function health(app: FastifyInstance) {
   app.get('/healthz', { config: { exemptFromShedding: true } }, async (_request, reply) => {
@@ -47,6 +48,9 @@ export default async function health(app: FastifyInstance) {
     const ready = Object.values(checks).every((c) => c === 'ok');
     reply.header('cache-control', 'no-store');
     if (!ready) reply.code(503).header('retry-after', RETRY_AFTER_S);
-    return { status: ready ? 'ready' : 'not ready', checks };
+    // With DATABASE_READ_URL: which servers reads go to. Not part of the verdict: the primary serves
+    // every read a replica cannot.
+    const reads = app.dbRead.status();
+    return { status: ready ? 'ready' : 'not ready', checks, ...(reads ? { reads } : {}) };
   });
 }

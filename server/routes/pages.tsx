@@ -85,7 +85,7 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
     }
     if (path.length > MAX_REDIRECT_PATH) return undefined;
     // Every redirect at once, once per content version: a miss costs a map lookup, whatever the path.
-    const redirects = await app.content.memo('redirects', () => readRedirects(app.db));
+    const redirects = await app.content.memo('redirects', () => readRedirects(app.dbRead));
     const to = redirects.get(path);
     return to === undefined ? undefined : redirectLocation(to, query);
   }

@@ -16,7 +16,7 @@ export async function cachedSearch(
   const suggest = options.suggest !== false;
   const memo = <T>(key: string, load: () => Promise<T>) => app.content.cachedSearch(key, load);
   // Only a cache miss takes a place in the queue in front of the database (server/plugins/search-gate.ts).
-  const cached = await memo(JSON.stringify(['response', request, suggest]), () => app.searchGate.run(() => search(app.db, request, { suggest, memo })))
+  const cached = await memo(JSON.stringify(['response', request, suggest]), () => app.searchGate.run(() => search(app.dbRead, request, { suggest, memo })))
     .catch((error: unknown) => {
       // PostgreSQL cancelled a statement at the search's time limit: the service is busy, not broken.
       if ((error as { code?: string }).code === '57014') throw Object.assign(new Error('The search took too long.'), { statusCode: 503, cause: error });
