@@ -146,7 +146,8 @@ t.test('reads from a streaming replica', { skip }, async (t) => {
     await pair.replica.query('select pg_wal_replay_resume()');
     await waitFor('the replica back in use', async () => ((await readsFrom(a)) === 'replica 1' ? true : undefined));
     t.ok(await probeReachesReplica(a), 'back on the replica');
-    t.equal(await rows(pair.replica), 1, 'the write replayed');
+    // Back in use means within the lag bound, not caught up to the last write: wait for the row itself.
+    t.equal(await waitFor('the write replayed', async () => ((await rows(pair.replica)) === 1 ? 1 : undefined), 60_000), 1, 'the write replayed');
   });
 
   t.test('a replica stopped under load: reads move to the primary, no request fails', async (t) => {
