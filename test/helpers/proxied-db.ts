@@ -45,7 +45,7 @@ export async function proxiedDb(t: Test, url = process.env.DATABASE_URL as strin
 }
 
 /** Polls `check` until it returns a value other than undefined, or fails after `ms`. */
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 15_000): Promise<T> {
+export async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 60_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await check();
