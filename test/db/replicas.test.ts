@@ -73,7 +73,7 @@ t.test('reads from a streaming replica', { skip }, async (t) => {
   const probeReachesReplica = async (app: FastifyInstance) => {
     const path = `/probe-${process.pid}-${++probes}`;
     if ((await app.inject(path)).statusCode !== 404) throw new Error(`${path} did not answer 404`);
-    return waitFor('the statement log', async () => ((await pair.replicaLog()).includes(`'${path}'`) ? true : undefined), 1000).catch(() => false);
+    return waitFor('the statement log', async () => ((await pair.replicaLog()).includes(`'${path}'`) ? true : undefined), 5000).catch(() => false);
   };
 
   t.test('published reads and search go to the replica; /readyz says so, with no address', async (t) => {
