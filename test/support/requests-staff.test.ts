@@ -76,6 +76,9 @@ t.test('staff and the helpdesk', async (t) => {
       t.match(res.headers['content-type'], 'application/json');
       t.match(res.json().message, field);
     }
+    const unknown = (await api(contact, { status: 'done' })).json().message;
+    t.equal(unknown, 'body/status must be one of: open, in-progress, waiting-for-customer, resolved, closed', 'the allowed values, named once');
+    t.equal((await api(contact, { status: 5 })).json().message, unknown, 'a number is no status either, said the same way');
     const notJson = await api(contact, '{"status":', `Bearer ${HELPDESK_TOKEN}`, true);
     t.equal(notJson.statusCode, 400);
     t.match(notJson.headers['content-type'], 'application/json');
