@@ -29,7 +29,7 @@ t.test('staff and the helpdesk', async (t) => {
     t.same(referencesIn(all.body), [anonymous, problem, contact], 'with nothing configured, requests are stored and listed for staff');
     t.match(all.body, '<form method="get" action="/staff/requests"');
     t.match(all.body, '<option value="report-problem">report-problem</option>');
-    t.match(all.body, '<option value="acme-cloud">Acme</option>');
+    t.match(all.body, '<option value="acme-cloud">Acme Cloud</option>', 'the product with its deployment');
     t.same(referencesIn((await get('/staff/requests?form=report-problem', staff)).body), [problem]);
     t.same(referencesIn((await get('/staff/requests?product=acme-cloud&form=&status=', staff)).body), [contact]);
     t.same(referencesIn((await get('/staff/requests?status=resolved', staff)).body), []);
