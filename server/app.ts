@@ -51,6 +51,7 @@ import insights from './insights/plugin.tsx';
 import events from './events/plugin.ts';
 import misses from './events/misses.ts';
 import { configurationSummary } from './config-summary.ts';
+import { buildValidator, schemaErrorFormatter } from './http/validation.ts';
 
 /**
  * Options for the Fastify instance that hosts the app: request bodies keep unknown fields so the
@@ -58,6 +59,9 @@ import { configurationSummary } from './config-summary.ts';
  */
 export const serverOptions = {
   ajv: { customOptions: { removeAdditional: false as const } },
+  // JSON bodies are checked without type coercion, and a list of allowed values is named once (http/validation.ts).
+  schemaController: { compilersFactory: { buildValidator } },
+  schemaErrorFormatter,
   bodyLimit: 1024 * 1024,
   // A path that does not percent-decode reaches the app (and its headers) as a 400, not the router's bare answer.
   rewriteUrl,

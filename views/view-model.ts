@@ -347,8 +347,13 @@ export interface ProductLandingModel {
   title: string;
   tagline?: string | undefined;
   iconUrl?: string | undefined;
+  /** The product's name with its deployment, for the link texts (the page title may be 'X support'). */
+  productLabel?: string | undefined;
   docsHref?: string | undefined;
+  /** The documentation page's and knowledge base's own titles, their links' texts where they have one. */
+  docsTitle?: string | undefined;
   kbHref?: string | undefined;
+  kbTitle?: string | undefined;
   /** The product's related-resources page, /{product-slug}/resources (spec §2 related-resource card links). */
   resourcesHref?: string | undefined;
   /** The product support page, when the product has one. */

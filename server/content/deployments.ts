@@ -35,6 +35,11 @@ export function deploymentLabel(list: readonly DeploymentLabel[], value: Deploym
     ?? DEFAULT_DEPLOYMENTS.find((d) => d.value === value)?.label ?? value;
 }
 
+/** A product's name with its deployment ('Tracklight Cloud'), as forms and product links show it. */
+export function productLabel(product: Pick<Product, 'internalTitle' | 'productName' | 'deployment'>): string {
+  return product.internalTitle ?? `${product.productName} ${product.deployment}`;
+}
+
 /** A product as stored: its fields and the deployment value the import derived from its label. */
 export type StoredProduct = Product & { deploymentValue?: DeploymentValue };
 

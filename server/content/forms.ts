@@ -3,8 +3,23 @@
  * request store and the form pages rely on. Each problem names the field path it is about.
  */
 import type { Form } from './schemas.ts';
+import { stringsFor } from '../../views/i18n/catalogue.tsx';
 
-export type FormProblem = { path: (string | number)[]; reason: string };
+/** A warning is reported but does not stop an import. */
+export type FormProblem = { path: (string | number)[]; reason: string; warning?: true };
+
+/**
+ * The form pages mark every field '(required)' or '(optional)' in the page's language themselves, so a
+ * label that says it too would say it twice: such a marker, in any catalogue's words, is left off.
+ */
+const NEED_WORDS = ['en', 'ja'].flatMap((lang) => [stringsFor(lang).supportForm.required, stringsFor(lang).supportForm.optional]);
+const NEED_MARKER = new RegExp(`\\s*[(（]\\s*(?:${NEED_WORDS.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\s*[)）]\\s*$`, 'iu');
+
+/** A field label without a trailing '(optional)' or '(required)' of its own. */
+export function withoutNeedMarker(label: string): string {
+  const bare = label.replace(NEED_MARKER, '');
+  return bare === '' ? label : bare;
+}
 
 /** Field names the form pages post themselves: a form field must not take one. */
 export const RESERVED_FIELD_NAMES = new Set(['_csrf', 'submission', 'website', 'page', 'reason']);
@@ -19,6 +34,13 @@ export function formProblems(form: Form): FormProblem[] {
     if (first !== undefined) problems.push({ path: at('name'), reason: `duplicate field name "${field.name}", already used by field ${first + 1}` });
     else seen.set(field.name, i);
     if (RESERVED_FIELD_NAMES.has(field.name)) problems.push({ path: at('name'), reason: `"${field.name}" is reserved for the form itself` });
+    const labels: [string, (string | number)[]][] = [[field.label, at('label')],
+      ...Object.entries(field.labels ?? {}).map(([lang, l]): [string, (string | number)[]] => [String(l), ['fields', i, 'labels', lang]])];
+    for (const [label, path] of labels) {
+      if (withoutNeedMarker(label) !== label) {
+        problems.push({ path, reason: `"${label}" says whether the field is required; the form adds that itself, so it is left off`, warning: true });
+      }
+    }
     const text = field.type === 'text' || field.type === 'longText' || field.type === 'email';
     if (!text && (field.minLength !== undefined || field.maxLength !== undefined || field.pattern !== undefined)) {
       const key = field.minLength !== undefined ? 'minLength' : field.maxLength !== undefined ? 'maxLength' : 'pattern';

@@ -94,6 +94,11 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[], optio
       file: entry.file, ...(line !== undefined ? { line } : entry.positionOf?.(path) ?? { line: entry.lineOf(path) }),
       field: path.join('.') || 'entry', reason, ...(hint ? { hint } : {}),
     });
+  const warn = (entry: LoadedEntry, path: (string | number)[], reason: string, hint?: string) =>
+    problems.push({
+      file: entry.file, ...(entry.positionOf?.(path) ?? { line: entry.lineOf(path) }),
+      field: path.join('.') || 'entry', reason, ...(hint ? { hint } : {}), severity: 'warning',
+    });
 
   // Ids are unique across the tree.
   const byId = new Map<string, LoadedEntry>();
@@ -192,7 +197,7 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[], optio
         // Checked further only once its shape is right (the schema's problems are reported already).
         if (Array.isArray(f.fields) && f.fields.every((x) => x && typeof x === 'object' && typeof (x as { name?: unknown }).name === 'string'
           && (!(x as { options?: unknown }).options || Array.isArray((x as { options?: unknown }).options)))) {
-          for (const p of formProblems(f as unknown as Form)) fail(entry, p.path, p.reason);
+          for (const p of formProblems(f as unknown as Form)) (p.warning ? warn : fail)(entry, p.path, p.reason);
         }
         break;
       default:
@@ -345,6 +350,21 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[], optio
     if (byId.get(entry.id) !== entry) continue;
     const doc = entry.document ?? entry.fieldDocuments?.message;
     if (doc) bodies.set(entry.id, resolveBodyLinks(entry, { document: doc, embedded: entry.embedded }, entry.document ? 'body' : 'message', linkContext));
+  }
+
+  // A notice that names a page in emphasis ('Read **Install X**') means a link its reader cannot follow.
+  const pageByTitle = new Map<string, string>();
+  for (const entry of loaded) {
+    const title = entry.fields.title;
+    if (typeof title === 'string' && urlOf.has(entry.id) && byId.get(entry.id) === entry) pageByTitle.set(title.trim().toLowerCase(), entry.id);
+  }
+  for (const entry of loaded) {
+    const message = entry.kind === 'notice' ? entry.fieldDocuments?.message : undefined;
+    if (!message || byId.get(entry.id) !== entry) continue;
+    for (const named of emphasisedTexts(message)) {
+      const id = pageByTitle.get(named.trim().toLowerCase());
+      if (id) warn(entry, ['message'], `"${named}" names a page but does not link to it`, `write :link[${named.trim()}]{to="${id}"}`);
+    }
   }
 
   // The link list of a body: its own embedded entries, and the entries it references.
@@ -505,4 +525,28 @@ function referencedIdsOf(doc: Document, embedded: LoadedEntry['embedded']): stri
   };
   walk(doc);
   return ids;
+}
+
+/** Runs of bold or italic text in a document, outside links, each joined into one string. */
+function emphasisedTexts(document: Document): string[] {
+  const found: string[] = [];
+  const walk = (node: unknown) => {
+    if (!node || typeof node !== 'object') return;
+    const n = node as { nodeType?: string; content?: unknown[] };
+    if (typeof n.nodeType === 'string' && n.nodeType.includes('hyperlink')) return;
+    let run = '';
+    for (const child of n.content ?? []) {
+      const t = child as { nodeType?: string; value?: string; marks?: { type: string }[] };
+      if (t.nodeType === 'text' && t.marks?.some((m) => m.type === 'bold' || m.type === 'italic')) {
+        run += t.value ?? '';
+        continue;
+      }
+      if (run.trim()) found.push(run);
+      run = '';
+      walk(child);
+    }
+    if (run.trim()) found.push(run);
+  };
+  walk(document);
+  return found;
 }

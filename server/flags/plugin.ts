@@ -89,12 +89,22 @@ export const REMOTE_CHECK_MS = 30_000;
 /** Repeated failures of one flag are logged once a minute, not once per page. */
 const LOG_EVERY_MS = 60_000;
 
+/**
+ * Provider text fit for a log line: a flag service's URL may carry credentials in its user part or its
+ * query string (`?api_key=…`), so both are masked wherever a URL appears; the address itself stays.
+ */
+export function logSafe(text: string): string {
+  return text
+    .replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/gi, '$1…@')
+    .replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^\s?#"'<>]*)[?#][^\s"'<>]*/gi, '$1?…');
+}
+
 export default fp<FlagsPluginOptions>(async (app, opts) => {
   const { config } = opts;
   const log = app.log.child({ area: 'flags' });
   const sdkLogger: Logger = {
-    error: (...args: unknown[]) => log.error({ detail: args.map(String).join(' ') }, 'flag provider error'),
-    warn: (...args: unknown[]) => log.warn({ detail: args.map(String).join(' ') }, 'flag provider warning'),
+    error: (...args: unknown[]) => log.error({ detail: logSafe(args.map(String).join(' ')) }, 'flag provider error'),
+    warn: (...args: unknown[]) => log.warn({ detail: logSafe(args.map(String).join(' ')) }, 'flag provider warning'),
     info: () => undefined,
     debug: () => undefined,
   };
@@ -131,7 +141,7 @@ export default fp<FlagsPluginOptions>(async (app, opts) => {
     try {
       await OpenFeature.setProviderAndWait(domain, setup.provider);
     } catch (error) {
-      log.error({ err: { name: (error as Error).name, message: (error as Error).message } }, 'flag provider failed to start: every flag takes its default until it recovers');
+      log.error({ err: { name: (error as Error).name, message: logSafe(String((error as Error).message)) } }, 'flag provider failed to start: every flag takes its default until it recovers');
     }
   }
   const client: Client = OpenFeature.getClient(domain);
@@ -147,8 +157,7 @@ export default fp<FlagsPluginOptions>(async (app, opts) => {
     lastLogged.set(key, now);
     const spec = FLAGS[name];
     // Provider messages name flags and services, never a visitor: the context is not logged.
-    // A URL's user-information part (a service's credentials) never reaches the log.
-    const fields = { flag: name, errorCode, detail: message?.replace(/\/\/[^/@\s]+@/g, '//…@').slice(0, 200) };
+    const fields = { flag: name, errorCode, detail: message === undefined ? undefined : logSafe(message).slice(0, 200) };
     if (spec.kind === 'experiment') log.warn(fields, 'experiment failed: feature hidden');
     else log.warn(fields, 'flag evaluation failed: default used');
   }

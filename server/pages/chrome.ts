@@ -26,6 +26,17 @@ export function cardOf(card: ResourceCard): CardLink {
   };
 }
 
+/**
+ * Spec §2 helpful topics: the site's external links are always appended, so a resource card leading
+ * where one of them leads, or with the same name, would show the same topic twice: the card is left out.
+ */
+export function withoutRepeatedLinks(cards: CardLink[], links: readonly { label: string; href: string }[]): CardLink[] {
+  const place = (href: string) => href.trim().toLowerCase().replace(/^https?:\/\//, '').replace(/#.*$/, '').replace(/\/+$/, '');
+  const hrefs = new Set(links.map((l) => place(l.href)));
+  const names = new Set(links.map((l) => l.label.trim().toLowerCase()));
+  return cards.filter((card) => !hrefs.has(place(card.href)) && !names.has(card.title.trim().toLowerCase()));
+}
+
 /** Spec §2 related-resource card links: /{product-slug}/resources. */
 export function resourcesHref(product: StoredEntry): string {
   return `/${String(product.fields.resourceSlug ?? product.id)}/resources`;

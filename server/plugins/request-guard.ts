@@ -80,8 +80,13 @@ export default fp(async (app) => {
     for (const method of [route.method].flat()) routes.push({ method, url: route.url, match: matcherOf(route.url) });
   });
 
-  /** The methods some route answers at this path. */
-  const allowed = (path: string) => [...new Set(routes.filter((r) => r.match.test(path)).map((r) => r.method))].sort();
+  /** The methods some route answers at this path (only routes written for exactly this path, with `exact`). */
+  const allowed = (path: string, exact = false) => [...new Set(routes
+    .filter((r) => (exact ? r.url === path && !/[:*]/.test(r.url) : r.match.test(path))).map((r) => r.method))].sort();
+
+  // The pages' catch-all answers GET anywhere: where it finds no page at a path that has a route of its
+  // own (POST /feedback), it asks this which methods that path has.
+  app.decorate('methodsAt', (path: string) => allowed(path, true));
 
   app.addHook('onRequest', async (request) => {
     if (isMalformedPath(request.raw)) throw new HttpError(400, 'FST_ERR_VALIDATION', 'path: malformed percent-encoding');
@@ -109,3 +114,10 @@ export default fp(async (app) => {
     if (where) throw new HttpError(400, 'FST_ERR_VALIDATION', `${where} must be a finite number`);
   });
 }, { name: 'request-guard' });
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The methods routes written for exactly this path answer (no parameters, no wildcard). */
+    methodsAt(path: string): string[];
+  }
+}

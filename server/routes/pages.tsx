@@ -19,6 +19,7 @@ import { productLandingLoader } from '../pages/loaders/product-landing.tsx';
 import { kbHomeLoader } from '../pages/loaders/kb-home.tsx';
 import { legalLoader } from '../pages/loaders/legal.tsx';
 import { notFoundPage, plainPageLoader } from '../pages/loaders/not-found.tsx';
+import { HttpError } from '../http/http-error.ts';
 import { resourcesPage } from '../pages/loaders/resources.tsx';
 import { versionSwitch } from '../pages/loaders/version-switch.tsx';
 import { previewErrorPage } from '../pages/loaders/preview-error.tsx';
@@ -69,6 +70,11 @@ export default async function pages(app: FastifyInstance, opts: PagesOptions) {
     if (app.contentStarting()) return reply.siteStarting();
     const moved = await redirectOf(request);
     if (moved) return reply.header('cache-control', 'public, max-age=3600').redirect(moved, 301);
+    // No page here, but a route of its own for other methods (POST /feedback): a method the path does not have.
+    const methods = app.methodsAt((request.originalUrl ?? request.url).split('?')[0] ?? '/');
+    if (methods.length > 0 && !methods.includes(request.method)) {
+      throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed here; use ${methods.join(' or ')}`, { allow: methods.join(', ') });
+    }
     return sendShared(reply, await notFoundPage(ctx, request));
   }
   app.setNotFoundHandler(notFound);

@@ -15,7 +15,7 @@ import { canRead, readerOf, referencePattern, type Reader } from './requests/acc
 import { PAGE_SIZE, cspWithNonce, pageKit } from './requests/page-kit.tsx';
 import { requestsPortal } from './requests/portal-variant.ts';
 import { listDeliveries } from './delivery/outbox.ts';
-import { formsById } from './forms/definition.ts';
+import { formsById, type Severity } from './forms/definition.ts';
 import { REQUEST_STATUSES, isRequestStatus, MAX_NOTE_LENGTH } from './requests/statuses.ts';
 import { attachmentHeaders } from './requests/attachment-headers.ts';
 import namedContactRoutes from './requests/named-contact-routes.tsx';
@@ -118,8 +118,19 @@ export default async function requestRoutes(app: FastifyInstance, opts: { config
       const field = formFields.find((f) => f.name === name);
       return field ? (stored.language === 'ja-JP' ? field.labels?.['ja-JP'] ?? field.label : field.label) : undefined;
     };
+    // Values under the words the form offered them by (a product's name, a severity's, an option's label).
+    const sentIn = stringsFor(stored.language === 'ja-JP' ? 'ja' : 'en').supportForm;
+    const valueOf = (name: string, value: string | string[] | boolean) => {
+      const field = formFields.find((f) => f.name === name);
+      if (!field || typeof value !== 'string') return value;
+      if (field.type === 'product') return names.get(value) ?? value;
+      if (field.type === 'severity') return sentIn.severity[value as Severity] ?? value;
+      const option = field.type === 'select' ? field.options?.find((o) => o.value === value) : undefined;
+      return option ? (stored.language === 'ja-JP' ? option.labels?.['ja-JP'] ?? option.label : option.label) : value;
+    };
     const path = `${LIST_PATH}/${stored.reference}`;
     const chrome = await kit.chrome(request, { title: t.requests.detailTitle(stored.reference), path });
+    const shownIn = stringsFor(chrome.lang).supportForm;
     const staff = reader.visitor.staff;
     const model: RequestDetailModel = {
       chrome,
@@ -128,10 +139,11 @@ export default async function requestRoutes(app: FastifyInstance, opts: { config
       request: {
         reference: stored.reference, subject: stored.subject, status: stored.status,
         product: stored.product ? names.get(stored.product) ?? stored.product : undefined,
-        version: stored.version ?? undefined, severity: stored.severity ?? undefined,
+        version: stored.version ?? undefined,
+        severity: stored.severity ? shownIn.severity[stored.severity as Severity] ?? stored.severity : undefined,
         name: stored.name, email: stored.email, formId: stored.formId, language: stored.language,
         createdAt: stored.createdAt.toISOString(), updatedAt: stored.updatedAt.toISOString(),
-        fields: Object.entries(stored.fields).map(([name, value]) => ({ name, label: labelOf(name), value })),
+        fields: Object.entries(stored.fields).map(([name, value]) => ({ name, label: labelOf(name), value: valueOf(name, value) })),
         context: Object.entries(stored.context).filter(([, v]) => typeof v === 'string' && v !== '').map(([key, value]) => ({ key, value: String(value) })),
         attachments: attachments.map((a) => ({ id: a.id, filename: a.filename, size: a.size, href: `${path}/attachments/${a.id}` })),
         history: updates.map((u) => ({ status: u.status, note: u.note, source: u.source, at: u.createdAt.toISOString() })),

@@ -185,3 +185,26 @@ t.test('the credits list (credits overlay) is checked like any field', async (t)
   const notList = await refused(t, (dir) => appendFile(join(dir, 'site.yaml'), 'credits: everyone\n'));
   t.match(notList[0], /^site\.yaml:\d+:\d+: credits: /);
 });
+
+t.test('copy an author cannot see twice: a label saying "(optional)" and a notice naming a page in bold are warned of', async (t) => {
+  const dir = await tempContent(t);
+  await mkdir(join(dir, 'forms'));
+  await writeFile(join(dir, 'forms/ask.yaml'), [
+    'id: ask-form', 'title: Ask',
+    'fields:',
+    '  - { name: email, type: email, audience: anonymous, label: Your e-mail address (Optional), labels: { ja-JP: メールアドレス（任意） } }',
+    '  - { name: details, type: longText, label: Details, required: true }', ''].join('\n'));
+  await mkdir(join(dir, 'notices'));
+  await writeFile(join(dir, 'notices/change.yaml'), [
+    'id: acme-change', 'title: A change', 'appearance: change',
+    'message: Read **First steps** for the new way; **nothing else** is a page.', ''].join('\n'));
+  const { problems, warnings } = await checkContent(dir);
+  t.same(problems.map(formatProblem), [], 'nothing stops the import');
+  const lines = warnings.map(formatProblem).sort();
+  t.match(lines, [
+    /^forms\/ask\.yaml:4:\d+: fields\.0\.labels\.ja-JP: warning: "メールアドレス（任意）" says whether/,
+    /^forms\/ask\.yaml:4:\d+: fields\.0\.label: warning: "Your e-mail address \(Optional\)" says whether the field is required/,
+    /^notices\/change\.yaml:4(:\d+)?: message: warning: "First steps" names a page but does not link to it \(write :link\[First steps\]\{to="acme-cloud-first-steps"\}\)$/,
+  ]);
+  t.equal(lines.length, 3, `only those (${lines.join(' | ')})`);
+});

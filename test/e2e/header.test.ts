@@ -63,6 +63,42 @@ t.test('the header', async (t) => {
     await phone.context().close();
   });
 
+  t.test('phone width (375×812), with and without scripts: nothing cut off unseen, the title high enough, text full size', async (t) => {
+    for (const scripts of ['off', 'on'] as const) {
+      const context = await browser.newContext({ viewport: { width: 375, height: 812 }, javaScriptEnabled: scripts === 'on' });
+      const page = await context.newPage();
+      for (const path of ['/', TOPIC]) {
+        await page.goto(base + path);
+        if (scripts === 'on') await page.locator('[data-island="site-header"][data-island-ready="true"]').waitFor({ state: 'attached' });
+        const seen = await page.evaluate(() => {
+          const rows = [...document.querySelectorAll<HTMLElement>('.header-menus, .header-actions')].filter((e) => e.getClientRects().length > 0)
+            .map((e) => ({ row: e.className, scrolls: e.scrollWidth > e.clientWidth, right: e.getBoundingClientRect().right,
+              sign: getComputedStyle(e).flexWrap === 'wrap' || /gradient/.test(getComputedStyle(e).backgroundImage) }));
+          const name = document.querySelector<HTMLElement>('.site-logo > span');
+          const search = document.querySelector<HTMLInputElement>('input[type="search"]');
+          return {
+            pageWidth: document.documentElement.scrollWidth, rows,
+            h1: document.querySelector('h1')?.getBoundingClientRect().top ?? Infinity,
+            nameCut: name ? name.scrollWidth > name.clientWidth || name.scrollHeight > name.clientHeight + 1 : false,
+            placeholder: search ? parseFloat(getComputedStyle(search, '::placeholder').fontSize) : undefined,
+            body: parseFloat(getComputedStyle(document.body).fontSize),
+          };
+        });
+        const what = `${path}, scripts ${scripts}`;
+        t.equal(seen.pageWidth, 375, `${what}: the page is no wider than the screen`);
+        for (const row of seen.rows) {
+          t.ok(row.right <= 375, `${what}: the ${row.row} row ends inside the screen`);
+          if (row.scrolls) t.ok(row.sign, `${what}: the ${row.row} row shows that more of it lies to the side`);
+        }
+        // In the top three fifths of the screen: a notice and the breadcrumbs above it still leave room to read.
+        t.ok(seen.h1 < 812 * 0.6, `${what}: the page title starts ${Math.round(seen.h1)} px down`);
+        t.notOk(seen.nameCut, `${what}: the site name is shown whole`);
+        if (seen.placeholder !== undefined) t.ok(seen.placeholder >= seen.body, `${what}: the search placeholder is body size (${seen.placeholder} px)`);
+      }
+      await context.close();
+    }
+  });
+
   t.test('hydrating moves nothing: the header and the home page tabs, before and after', async (t) => {
     const boxes = (page: Page) => page.$$eval('header.site-header, header [data-menu], header .header-actions > li, .browse-products .platform-tabs, .browse-products .card-grid',
       (els) => els.map((e) => { const b = e.getBoundingClientRect(); return [Math.round(b.x), Math.round(b.y), Math.round(b.width), Math.round(b.height)].join(' '); }));

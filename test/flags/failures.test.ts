@@ -128,7 +128,7 @@ t.test('a flag service over OFREP: answers, fails, is slow, is down', async (t) 
 
 t.test('a provider that throws: every page is served with the defaults, experiments hidden', async (t) => {
   const fail = async (): Promise<ResolutionDetails<never>> => {
-    throw new Error('provider exploded');
+    throw new Error('provider exploded calling https://flags:pa55word@flags.example/ofrep/v1/evaluate/flags/x?api_key=s3cret-key&env=prod');
   };
   const throwing: Provider = {
     metadata: { name: 'throwing' }, runsOn: 'server',
@@ -144,6 +144,9 @@ t.test('a provider that throws: every page is served with the defaults, experime
   t.notMatch((await app.inject('/search-results/?searchTerm=widget')).body, 'name="contentType"', 'the new filters stay hidden');
   t.match((await app.inject({ url: '/requests', headers: { cookie: sealed(app, ADA) } })).body, 'data-portal-variant="standard"', 'the standard portal');
   t.ok(lines.some((l) => l.includes('provider exploded')), 'logged');
+  const logged = lines.join('');
+  t.match(logged, 'https://…@flags.example/ofrep/v1/evaluate/flags/x?…', 'the service is named by its address');
+  t.notMatch(logged, /pa55word|s3cret-key|env=prod/, 'neither its password nor its query string is logged');
   const experiment = await app.flags.evaluate('sac-search-ai-experiment', { targetingKey: 'a' });
   t.same(experiment, { name: 'sac-search-ai-experiment', value: false, reason: 'ERROR', errorCode: 'GENERAL' });
   t.ok(lines.some((l) => l.includes('experiment failed: feature hidden')), 'an experiment\'s failure hides it');

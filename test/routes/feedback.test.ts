@@ -65,6 +65,11 @@ t.test('was-this-helpful without JavaScript', async (t) => {
     t.equal(wrongPage.statusCode, 400, 'returnTo must be a page of the entry');
     const huge = await post({ helpful: 'yes', reason: 'x'.repeat(20_000) });
     t.equal(huge.statusCode, 413, 'an oversized body is refused');
+    for (const method of ['GET', 'HEAD'] as const) {
+      const res = await app.inject({ method, url: '/feedback' });
+      t.equal(res.statusCode, 405, `${method} /feedback is a method the path does not have, not a missing page`);
+      t.equal(res.headers.allow, 'POST');
+    }
   });
 });
 

@@ -79,6 +79,22 @@ t.test('the sample help centre', async (t) => {
     t.equal((await app.inject('/file-download')).statusCode, 200);
   });
 
+  t.test('copy says each thing once and links what it names', async (t) => {
+    const landing = (await app.inject('/tracklight-cloud')).body;
+    const helpful = landing.slice(landing.indexOf('class="helpful-topics"'));
+    t.equal(helpful.split('Training and certification').length - 1, 1, 'a card leading where an always-shown link leads is not shown twice');
+    t.match(landing, '>Tracklight Cloud documentation</a>', 'product links are named by what they lead to, not by the page title');
+    t.match(landing, '>Tracklight Knowledge Base</a>');
+    t.match(landing, '>Tracklight Cloud resources</a>');
+    t.notMatch(landing, /support (documentation|knowledge base|resources)</);
+    t.match(landing, /Read <a href="\/tracklight-cloud\/docs\/search-issues-with-tql"[^>]*>Search issues with TQL<\/a>/, 'the notice links the page it names');
+    const codebarn = (await app.inject('/codebarn-cloud')).body;
+    t.notMatch(codebarn.slice(codebarn.indexOf('class="helpful-topics"')), 'Developer documentation', 'nor a card with another name but the same place');
+    const report = (await app.inject('/report-problem')).body;
+    const label = /<label for="field-email">(.*?)<\/label>/.exec(report)?.[1]?.replace(/<[^>]*>/g, '');
+    t.equal(label, 'Your e-mail address (optional)', 'the label says "optional" once');
+  });
+
   t.test('guide topics show progress and up next', async (t) => {
     const res = await app.inject('/tracklight-cloud/docs/configure-board-columns');
     t.equal(res.statusCode, 200);

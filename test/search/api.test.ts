@@ -144,6 +144,8 @@ t.test('the search API', async (t) => {
       [{}, 'query'], [{ query: '' }, 'query'], [{ query: 'x', pagination: { from: -1, size: 10 } }, 'pagination/from'],
       [{ query: 'x', pagination: { from: 0, size: 500 } }, 'pagination/size'], [{ query: 'x', sort: { by: 'best' } }, 'sort/by'],
       [{ query: 'x', facetFilters: { products: [{ platform: 'mainframe', key: 'x' }] } }, 'platform'], [{ query: 'x', colour: 1 }, 'additional'],
+      // A JSON body is typed: a number is not taken for text, nor a string for a number.
+      [{ query: 5 }, 'body/query must be string'], [{ query: 'x', pagination: { from: '0', size: 10 } }, 'pagination/from must be integer'],
     ] as const) {
       const res = await post(payload);
       t.equal(res.statusCode, 400, JSON.stringify(payload));

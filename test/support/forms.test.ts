@@ -173,6 +173,15 @@ t.test('support forms', async (t) => {
     const detail = await app.inject({ url: `/requests/${reference}`, headers: { cookie: ada } });
     t.equal(detail.statusCode, 200);
     t.match(detail.body, '<dt>What is happening?</dt>', 'the request\'s page shows each field under its form\'s label');
+    const facts = /<dl class="request-facts">(.*?)<\/dl>/s.exec(detail.body)?.[1] ?? '';
+    t.match(facts, '<dd>Codebarn Data Center</dd>', 'the product with its deployment, as the form offered it');
+    t.match(facts, '<dd>High: a core feature does not work</dd>', 'the severity by its label');
+    const sentFields = /<dl class="request-fields">(.*?)<\/dl>/s.exec(detail.body)?.[1] ?? '';
+    t.match(sentFields, '>Codebarn Data Center</dd>');
+    t.match(sentFields, '>High: a core feature does not work</dd>');
+    t.notMatch(detail.body, />(codebarn-data-center|high)<\/dd>/, 'no raw value shown');
+    const list = await app.inject({ url: '/requests', headers: { cookie: ada } });
+    t.match(list.body, '<td>Codebarn Data Center</td>', 'the list names the product with its deployment');
   });
 
   t.test('hot contact is for signed-in customers', async (t) => {
@@ -196,6 +205,8 @@ t.test('support forms', async (t) => {
     t.equal(res.statusCode, 303);
     const stored = await app.supportRequests.get(/(SR-\d+)/.exec(String(res.headers.location))?.[1] as string);
     t.match(stored, { kind: 'hotContact', formId: 'hot-contact-form', accountId: 'acct-ada', fields: { impact: 'everyone', startedAt: '2026-05-01 09:30 UTC' } });
+    const detail = await app.inject({ url: `/requests/${stored?.reference}`, headers: { cookie: ada } });
+    t.match(detail.body, '>Everyone in the organisation</dd>', 'a chosen option shows by its label');
   });
 
   t.test('the partner page sets the partner flag and shows the partner portal button', async (t) => {

@@ -29,7 +29,7 @@ t.test('staff and the helpdesk', async (t) => {
     t.same(referencesIn(all.body), [anonymous, problem, contact], 'with nothing configured, requests are stored and listed for staff');
     t.match(all.body, '<form method="get" action="/staff/requests"');
     t.match(all.body, '<option value="report-problem">report-problem</option>');
-    t.match(all.body, '<option value="acme-cloud">Acme</option>');
+    t.match(all.body, '<option value="acme-cloud">Acme Cloud</option>', 'the product with its deployment');
     t.same(referencesIn((await get('/staff/requests?form=report-problem', staff)).body), [problem]);
     t.same(referencesIn((await get('/staff/requests?product=acme-cloud&form=&status=', staff)).body), [contact]);
     t.same(referencesIn((await get('/staff/requests?status=resolved', staff)).body), []);
@@ -76,6 +76,9 @@ t.test('staff and the helpdesk', async (t) => {
       t.match(res.headers['content-type'], 'application/json');
       t.match(res.json().message, field);
     }
+    const unknown = (await api(contact, { status: 'done' })).json().message;
+    t.equal(unknown, 'body/status must be one of: open, in-progress, waiting-for-customer, resolved, closed', 'the allowed values, named once');
+    t.equal((await api(contact, { status: 5 })).json().message, unknown, 'a number is no status either, said the same way');
     const notJson = await api(contact, '{"status":', `Bearer ${HELPDESK_TOKEN}`, true);
     t.equal(notJson.statusCode, 400);
     t.match(notJson.headers['content-type'], 'application/json');

@@ -38,7 +38,7 @@ t.test('my requests', async (t) => {
     t.same(referencesIn(res.body), [adaAnonymous, adaSecond, adaFirst]);
     t.match(res.body, '<h1>My support requests</h1>');
     t.match(res.body, 'Second from Ada');
-    t.match(res.body, '<td>Acme</td>', 'the product by its name');
+    t.match(res.body, '<td>Acme Cloud</td>', 'the product by its name and deployment');
     t.match(res.body, 'Open');
     t.notMatch(res.body, 'Bea only');
     t.notMatch(res.body, 'From a stranger');

@@ -10,10 +10,11 @@ import { stringsOf } from '../i18n/catalogue.tsx';
 
 /** Product landing page (spec §2): sub-header, notice, title, resource and collection cards, support forms. */
 export function ProductLandingPage({
-  chrome, breadcrumbs, deploymentSelector, notice, title, tagline, iconUrl, docsHref, kbHref, resourcesHref, supportHref,
+  chrome, breadcrumbs, deploymentSelector, notice, title, tagline, iconUrl, productLabel, docsHref, docsTitle, kbHref, kbTitle, resourcesHref, supportHref,
   resources, collections, supportForms, helpful, contact,
 }: ProductLandingModel) {
   const t = stringsOf(chrome);
+  const name = productLabel ?? title;
   return (
     <Document chrome={chrome} linkedData={{ breadcrumbs }}>
       <div className="product-landing">
@@ -21,9 +22,9 @@ export function ProductLandingPage({
         <ProductHero title={title} tagline={tagline} iconUrl={iconUrl}>
           {docsHref || kbHref || resourcesHref ? (
             <ul className="product-links">
-              {docsHref ? <li><a href={docsHref}>{t.product.documentation(title)}</a></li> : null}
-              {kbHref ? <li><a href={kbHref}>{t.product.knowledgeBase(title)}</a></li> : null}
-              {resourcesHref ? <li><a href={resourcesHref}>{t.product.resources(title)}</a></li> : null}
+              {docsHref ? <li><a href={docsHref}>{docsTitle ?? t.product.documentation(name)}</a></li> : null}
+              {kbHref ? <li><a href={kbHref}>{kbTitle ?? t.product.knowledgeBase(name)}</a></li> : null}
+              {resourcesHref ? <li><a href={resourcesHref}>{t.product.resources(name)}</a></li> : null}
               {supportHref ? <li><a href={supportHref.href}>{supportHref.label}</a></li> : null}
             </ul>
           ) : null}

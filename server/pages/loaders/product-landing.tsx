@@ -1,6 +1,7 @@
 import type { Page, Product, ResourceCard } from '../../content/schemas.ts';
 import { ProductLandingPage } from '../../../views/pages/product-landing-page.tsx';
-import { cardOf, resourcesHref } from '../chrome.ts';
+import { cardOf, resourcesHref, withoutRepeatedLinks } from '../chrome.ts';
+import { productLabel } from '../../content/deployments.ts';
 import { deploymentSelector, noticeOf } from '../docs.ts';
 import { contactModel } from '../context.ts';
 import { stringsFor } from '../../../views/i18n/catalogue.tsx';
@@ -29,7 +30,9 @@ export const productLandingLoader = (ctx: LoaderContext): Loader => async (reque
     view: <ProductLandingPage chrome={c} breadcrumbs={[{ label: 'Support', href: '/' }]}
       deploymentSelector={await deploymentSelector(app, product, entry, null)} notice={await noticeOf(app, product)}
       title={entry.title ?? ''} tagline={page.tagline} iconUrl={page.icon?.url}
-      docsHref={docs?.path ?? undefined} kbHref={kbHome?.path ?? undefined}
+      productLabel={f ? productLabel(f) : undefined}
+      docsHref={docs?.path ?? undefined} docsTitle={docs?.title ?? undefined}
+      kbHref={kbHome?.path ?? undefined} kbTitle={kbHome?.title ?? undefined}
       resourcesHref={product ? resourcesHref(product) : undefined}
       supportHref={supportPage?.path ? { label: supportPage.title ?? 'Support', href: supportPage.path } : undefined}
       resources={cards.filter((card) => card.buttonLink).map(cardOf)}
@@ -41,6 +44,6 @@ export const productLandingLoader = (ctx: LoaderContext): Loader => async (reque
         // The product's own external form where it names one; otherwise the built-in contact form, product chosen.
         href: form ? (c.visitor.signedIn ? form.authenticated : form.unauthenticated) : `${contactPath}?product=${encodeURIComponent(product.id)}`,
       }] : []}
-      helpful={{ cards: helpful, external: c.siteLinks.helpful }} contact={contactModel(c)} />,
+      helpful={{ cards: withoutRepeatedLinks(helpful, c.siteLinks.helpful), external: c.siteLinks.helpful }} contact={contactModel(c)} />,
   };
 };

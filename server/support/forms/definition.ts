@@ -5,7 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Form, Product } from '../../content/schemas.ts';
-import { isCloud } from '../../content/deployments.ts';
+import { isCloud, productLabel } from '../../content/deployments.ts';
+import { withoutNeedMarker } from '../../content/forms.ts';
 import type { SupportField } from '../../../views/parts/support-form-fields.tsx';
 
 export type Lang = 'en' | 'ja';
@@ -48,7 +49,7 @@ export async function productChoices(app: FastifyInstance): Promise<ProductChoic
       .map((e) => e.fields as unknown as Product)
       .map((p) => ({
         id: p.id,
-        label: p.internalTitle ?? `${p.productName} ${p.deployment}`,
+        label: productLabel(p),
         versions: isCloud(p) ? [] : (p.versions ?? []).map((v) => v.number),
       }))
       .sort((a, b) => a.label.localeCompare(b.label)));
@@ -66,7 +67,7 @@ export function showForm(form: Form, lang: Lang, signedIn: boolean, products: Pr
     fields: asked.map((f): ShownField => ({
       name: f.name,
       type: f.type,
-      label: inLang(lang, f.label, f.labels),
+      label: withoutNeedMarker(inLang(lang, f.label, f.labels)),
       help: f.help ? inLang(lang, f.help, f.helps) : undefined,
       required: f.required ?? false,
       minLength: f.minLength,

@@ -15,6 +15,8 @@ import type { PaginationModel, RequestRow } from '../../../views/pages/support/r
 import { RequestNotFoundPage } from '../../../views/pages/support/requests-not-found-page.tsx';
 import { stringsFor } from '../../../views/i18n/catalogue.tsx';
 import type { Reader } from './access.ts';
+import type { Product } from '../../content/schemas.ts';
+import { productLabel } from '../../content/deployments.ts';
 
 /** Requests per page of a list. */
 export const PAGE_SIZE = 20;
@@ -48,7 +50,11 @@ export function pageKit(app: FastifyInstance, config: Config): PageKit {
       const ids = [...new Set(values.filter((v): v is string => !!v))];
       if (ids.length === 0) return new Map();
       const entries = await app.content.byIds(ids, { preview: false });
-      return new Map(entries.map((e) => [e.id, String((e.fields as { productName?: string }).productName ?? e.title ?? e.id)]));
+      // The name the forms offer it by, deployment included ('Codebarn Data Center', not 'Codebarn').
+      return new Map(entries.map((e) => {
+        const f = e.fields as Partial<Product>;
+        return [e.id, f.productName && f.deployment ? productLabel({ ...f, productName: f.productName, deployment: f.deployment }) : String(e.title ?? e.id)];
+      }));
     },
     row: (r, names, staff = false) => ({
       reference: r.reference, href: `/requests/${r.reference}`, subject: r.subject,
