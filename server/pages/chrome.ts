@@ -146,6 +146,7 @@ export async function buildChrome(app: FastifyInstance, request: FastifyRequest,
   const header = await app.content.memo(`header:${input.language}`, () => headerModel(app, config, input.language));
   const requestPath = request.url.split('?')[0] ?? '/';
   const pageUrl = `${config.publicUrl}${input.path ?? requestPath}`;
+  const hereUrl = `${config.publicUrl}${requestPath}`;
   const meta = site as Partial<Metadata>;
   // A signed-in page may be rendered once per role, with placeholders for the person (personal-pages.ts).
   const person = await requestVisitor(app, request, config);
@@ -174,9 +175,11 @@ export async function buildChrome(app: FastifyInstance, request: FastifyRequest,
     visitor,
     header: {
       ...header,
-      // Spec §7: the login link continues to this page; switch account asks the issuer to choose again.
-      loginHref: `${config.identityUrl}/login?continue=${encodeURIComponent(pageUrl)}`,
-      switchAccountHref: `${config.identityUrl}/login?prompt=select_account&application=sac&continue=${encodeURIComponent(pageUrl)}`,
+      // Spec §7: the login link continues to this page, the one requested: an older version's page is stored
+      // under the latest version's path (pageUrl, the canonical address), but the reader stays on theirs.
+      // Switch account asks the issuer to choose again.
+      loginHref: `${config.identityUrl}/login?continue=${encodeURIComponent(hereUrl)}`,
+      switchAccountHref: `${config.identityUrl}/login?prompt=select_account&application=sac&continue=${encodeURIComponent(hereUrl)}`,
       waffle: input.waffle ?? false,
     },
     credits: meta.credits?.length

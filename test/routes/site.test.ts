@@ -99,6 +99,20 @@ t.test('the sample help centre', async (t) => {
     t.equal((await app.inject('/tracklight-data-center/11.3')).headers.location, '/tracklight-data-center/11.3/docs');
   });
 
+  t.test('signing in from an older version comes back to that version\'s page', async (t) => {
+    const older = '/tracklight-data-center/10.4/docs/add-a-cluster-node';
+    const res = await app.inject(older);
+    t.equal(res.statusCode, 200);
+    const back = `/auth/login?continue=${encodeURIComponent(`https://help.example.test${older}`)}`;
+    t.match(res.body, `<a class="header-button header-button-primary" href="${back}">`, 'Sign in');
+    t.match(res.body, `<a class="header-link" href="${back}">`, 'Log in to contact support');
+    t.notMatch(res.body, /href="\/auth\/login\?continue=[^"]*%2F11\.3%2F/, 'never the latest version');
+    const again = await app.inject(older);
+    t.match(again.body, `href="${back}"`, 'the cached page too');
+    const latest = await app.inject('/tracklight-data-center/11.3/docs/add-a-cluster-node');
+    t.match(latest.body, `href="/auth/login?continue=${encodeURIComponent('https://help.example.test/tracklight-data-center/11.3/docs/add-a-cluster-node')}"`);
+  });
+
   t.test('legal pages, the Japanese home and the site icon come from content', async (t) => {
     for (const path of ['/legal/accessibility', '/legal/privacy-choices', '/legal/privacy-policy', '/legal/cloud-terms-of-service',
       '/legal/impressum', '/trust/security']) {
