@@ -129,6 +129,9 @@ export const MetadataSchema = Type.Object({
    */
   contentEditorUrl: Type.Optional(Str),
   documentEditorUrl: Type.Optional(Str),
+  /** The editors' names, as authors know them ('Edit Page in {name}'), with the templates above. */
+  contentEditorName: Type.Optional(Type.String({ minLength: 1, maxLength: 60 })),
+  documentEditorName: Type.Optional(Type.String({ minLength: 1, maxLength: 60 })),
   /** The hidden credits overlay's list (spec §2, window.signpostCredits()): who made the site, and as what. */
   credits: Type.Optional(Type.Array(Type.Object({ name: Str, role: Str }, { additionalProperties: false }), { maxItems: 200 })),
   footerLinks: Type.Optional(Type.Array(Type.Object({
