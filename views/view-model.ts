@@ -82,6 +82,8 @@ export interface HeaderModel {
 
 export interface SiteLinks {
   community?: string | undefined;
+  /** The community's create-post page, a template with {tags} (site.yaml askCommunityUrl, spec §7). */
+  askCommunity?: string | undefined;
   partnerPortal?: string | undefined;
   helpful: Link[];
   moreWaysToGetHelp: Link[];

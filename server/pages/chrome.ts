@@ -169,7 +169,7 @@ export async function buildChrome(app: FastifyInstance, request: FastifyRequest,
     footerLinks: (meta.footerLinks ?? []).map((l) => ({ label: footerLabel(l, input.language), href: classifyUrl(l.href).kind === 'site' ? `${localePrefix}${l.href}` : l.href })),
     faviconUrl: meta.favicon,
     siteLinks: {
-      community: meta.communityUrl, partnerPortal: meta.partnerPortalUrl,
+      community: meta.communityUrl, askCommunity: meta.askCommunityUrl, partnerPortal: meta.partnerPortalUrl,
       helpful: meta.helpfulLinks ?? [], moreWaysToGetHelp: meta.moreWaysToGetHelp ?? [],
     },
     visitor,

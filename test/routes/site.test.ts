@@ -142,6 +142,21 @@ t.test('the sample help centre', async (t) => {
     t.match(dc.body, /you can visit the <a href="https:\/\/[^"]+">Fernhollow Server end of support announcement<\/a>/);
   });
 
+  t.test('ask the community: a new post on the community, tagged with the page\'s products and deployments', async (t) => {
+    const ask = (tags: string) => `href="https://community.fernhollow.example/posts/new?add-tags=${tags}"`;
+    const topic = (await app.inject('/tracklight-cloud/docs/create-a-project')).body;
+    t.match(topic, `<p class="community-link"><a ${ask('Tracklight,Cloud')}>Ask the community</a></p>`, 'the topic\'s sidebar');
+    t.match(topic, `<a ${ask('Tracklight,Cloud')}>Ask the community</a></li>`, 'its contact block');
+    const dc = (await app.inject('/tracklight-data-center/10.4/docs/add-a-cluster-node')).body;
+    t.match(dc, ask('Tracklight,Data%20Center'), 'the deployment as the site names it');
+    const kb = (await app.inject('/tracklight/kb/cluster-node-stuck-starting')).body;
+    t.match(kb, ask('Tracklight,Data%20Center'), 'a KB article: its products and platforms');
+    t.match((await app.inject('/tracklight-cloud')).body, ask('Tracklight,Cloud'), 'a product landing page');
+    const home = (await app.inject('/')).body;
+    t.match(home, '<a href="https://community.fernhollow.example">Ask the community</a>', 'a page about no product: the community itself');
+    t.notMatch(home, 'add-tags=');
+  });
+
   t.test('guide navigation and explore more follow the reader\'s place', async (t) => {
     const set = await app.inject('/tracklight-cloud/docs/set-up-your-project');
     t.match(set.body, /<a href="\/tracklight-cloud\/docs\/create-a-project" rel="next">/, 'next from a topic set is its first topic');

@@ -2,7 +2,7 @@ import type { Page, Product, ResourceCard } from '../../content/schemas.ts';
 import { ProductLandingPage } from '../../../views/pages/product-landing-page.tsx';
 import { cardOf, resourcesHref } from '../chrome.ts';
 import { deploymentSelector, noticeOf } from '../docs.ts';
-import { contactModel } from '../context.ts';
+import { contactModel, productTags } from '../context.ts';
 import { stringsFor } from '../../../views/i18n/catalogue.tsx';
 import type { Loader, LoaderContext } from './shared.ts';
 
@@ -41,6 +41,6 @@ export const productLandingLoader = (ctx: LoaderContext): Loader => async (reque
         // The product's own external form where it names one; otherwise the built-in contact form, product chosen.
         href: form ? (c.visitor.signedIn ? form.authenticated : form.unauthenticated) : `${contactPath}?product=${encodeURIComponent(product.id)}`,
       }] : []}
-      helpful={{ cards: helpful, external: c.siteLinks.helpful }} contact={contactModel(c)} />,
+      helpful={{ cards: helpful, external: c.siteLinks.helpful }} contact={contactModel(c, productTags(product))} />,
   };
 };
