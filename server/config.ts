@@ -75,6 +75,9 @@ export const ConfigSchema = Type.Object({
   /** Editor shortcut templates (spec §6 author): {file}, {entryId}, {path}; {pageId} for the document editor. */
   contentEditorUrl: Type.Optional(Type.String({ minLength: 1 })),
   documentEditorUrl: Type.Optional(Type.String({ minLength: 1 })),
+  /** The editors' names in 'Edit Page in …' (with the templates above; else the content metadata's). */
+  contentEditorName: Type.Optional(Type.String({ minLength: 1, maxLength: 60 })),
+  documentEditorName: Type.Optional(Type.String({ minLength: 1, maxLength: 60 })),
   /** Support requests (server/support/): the reference's prefix, e.g. SR in SR-10234. */
   requestReferencePrefix: Type.String({ pattern: '^[A-Z][A-Z0-9]{0,9}$' }),
   /** SMTP server requests are e-mailed through (smtp:// or smtps://, credentials in the URL); unset, no e-mail. */
@@ -254,6 +257,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     partnerHosts: (env.PARTNER_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     contentEditorUrl: env.CONTENT_EDITOR_URL || undefined,
     documentEditorUrl: env.DOCUMENT_EDITOR_URL || undefined,
+    contentEditorName: env.CONTENT_EDITOR_NAME?.trim() || undefined,
+    documentEditorName: env.DOCUMENT_EDITOR_NAME?.trim() || undefined,
     requestReferencePrefix: env.REQUEST_REFERENCE_PREFIX || 'SR',
     smtpUrl: env.SMTP_URL || undefined,
     supportMailTo: env.SUPPORT_MAIL_TO || undefined,
@@ -302,7 +307,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       oidcEditorGroup: 'OIDC_EDITOR_GROUP', oidcPartnerGroup: 'OIDC_PARTNER_GROUP', oidcAccountUrl: 'OIDC_ACCOUNT_URL',
       oidcProviderClients: 'OIDC_PROVIDER_CLIENTS', sessionSecrets: 'SESSION_SECRET', sessionIdleMinutes: 'SESSION_IDLE_MINUTES',
       sessionMaxHours: 'SESSION_MAX_HOURS', partnerHosts: 'PARTNER_HOSTS', contentEditorUrl: 'CONTENT_EDITOR_URL',
-      documentEditorUrl: 'DOCUMENT_EDITOR_URL', requestReferencePrefix: 'REQUEST_REFERENCE_PREFIX', smtpUrl: 'SMTP_URL',
+      documentEditorUrl: 'DOCUMENT_EDITOR_URL', contentEditorName: 'CONTENT_EDITOR_NAME', documentEditorName: 'DOCUMENT_EDITOR_NAME',
+      requestReferencePrefix: 'REQUEST_REFERENCE_PREFIX', smtpUrl: 'SMTP_URL',
       supportMailTo: 'SUPPORT_MAIL_TO', supportMailFrom: 'SUPPORT_MAIL_FROM', supportWebhookUrl: 'SUPPORT_WEBHOOK_URL',
       supportWebhookSecret: 'SUPPORT_WEBHOOK_SECRET', helpdeskToken: 'HELPDESK_TOKEN', deliveryWorker: 'DELIVERY_WORKER',
       deliveryMaxAttempts: 'DELIVERY_MAX_ATTEMPTS', deliveryBackoffMs: 'DELIVERY_BACKOFF_MS', deliveryPollMs: 'DELIVERY_POLL_MS',

@@ -82,6 +82,8 @@ export interface HeaderModel {
 
 export interface SiteLinks {
   community?: string | undefined;
+  /** The community's create-post page, a template with {tags} (site.yaml askCommunityUrl, spec §7). */
+  askCommunity?: string | undefined;
   partnerPortal?: string | undefined;
   helpful: Link[];
   moreWaysToGetHelp: Link[];
@@ -120,8 +122,16 @@ export interface Chrome {
   header: HeaderModel;
   /** The hidden credits overlay's list (spec §2), from the site metadata; none when content gives none. */
   credits?: CreditsModel | undefined;
-  /** Editor shortcuts for authors (spec §6): content editor, and document editor when there is a page id. */
-  editLinks?: { contentEditor?: string | undefined; documentEditor?: string | undefined; label: string } | undefined;
+  /**
+   * Editor shortcuts for authors (spec §6): content editor, and document editor when there is a page id;
+   * `label` and `documentLabel` are the editors' configured names, `kind` what the page is ('Edit this …').
+   */
+  editLinks?: {
+    contentEditor?: string | undefined; documentEditor?: string | undefined; label: string;
+    documentLabel?: string | undefined; kind?: EditKind | undefined;
+  } | undefined;
+  /** Staff on a KB article (spec §1, §6): where 'Edit this KB Article' leads; none without an editor. */
+  staffEditHref?: string | undefined;
   /** The AI assistant widget's props, on pages where it shows (server/flags/ai-widget.ts). */
   assistant?: import('./islands/assistant-widget.tsx').AssistantWidgetProps | undefined;
   /** Who publishes the site, for its schema.org linked data (views/parts/linked-data.tsx); none without site metadata. */
@@ -142,6 +152,9 @@ export interface SiteIdentity {
   /** The site's language (BCP 47). */
   language: string;
 }
+
+/** What an author's 'Edit this …' hint calls the page. */
+export type EditKind = 'topic' | 'topicSet' | 'collection' | 'guide' | 'kbArticle' | 'page';
 
 /** The credits overlay (spec §2, §4): its heading and the team, in content order. */
 export interface CreditsModel {

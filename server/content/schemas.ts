@@ -107,6 +107,11 @@ export const MetadataSchema = Type.Object({
   }, { additionalProperties: false })),
   /** The community site: 'Ask the community' links, with /tags/{product} for a product (spec §7 community links). */
   communityUrl: Type.Optional(Url),
+  /**
+   * 'Ask the community' (spec §7): the community's create-post page, a URL template whose {tags} becomes the
+   * page's product names and deployments, each URL-encoded, comma-separated.
+   */
+  askCommunityUrl: Type.Optional(Type.String({ minLength: 1, description: 'an https:// URL template with {tags} (checked in site-checks.ts)' })),
   /** The partner portal button of the partner contact page (spec §2). */
   partnerPortalUrl: Type.Optional(Url),
   /** Links always appended to helpful topics: a marketplace, a developer site, training (spec §2). */
@@ -129,6 +134,9 @@ export const MetadataSchema = Type.Object({
    */
   contentEditorUrl: Type.Optional(Str),
   documentEditorUrl: Type.Optional(Str),
+  /** The editors' names, as authors know them ('Edit Page in {name}'), with the templates above. */
+  contentEditorName: Type.Optional(Type.String({ minLength: 1, maxLength: 60 })),
+  documentEditorName: Type.Optional(Type.String({ minLength: 1, maxLength: 60 })),
   /** The hidden credits overlay's list (spec §2, window.signpostCredits()): who made the site, and as what. */
   credits: Type.Optional(Type.Array(Type.Object({ name: Str, role: Str }, { additionalProperties: false }), { maxItems: 200 })),
   footerLinks: Type.Optional(Type.Array(Type.Object({

@@ -1,6 +1,6 @@
 /**
  * Checks of what site.yaml says about the whole tree: its deployment labels (used by products and KB
- * articles), its end-of-support notices' products, and its brand colours.
+ * articles), its end-of-support notices' products, its brand colours and its ask-the-community template.
  */
 import type { LoadedEntry } from './load.ts';
 import { deploymentsOf, deploymentValue, type DeploymentLabel } from './deployments.ts';
@@ -66,6 +66,11 @@ export function checkSite(loaded: LoadedEntry[], fail: Fail): readonly Deploymen
         const problem = colourProblem(value);
         if (problem) fail(site, ['theme', key], problem);
       }
+    }
+    const ask = f.askCommunityUrl;
+    if (typeof ask === 'string' && !(/^https?:\/\/[^\s/]+\S*$/i.test(ask) && ask.includes('{tags}'))) {
+      fail(site, ['askCommunityUrl'], 'must be an http(s):// address with {tags}, where the page\'s products and deployments go ' +
+        '(e.g. https://community.example.com/posts/new?add-tags={tags})');
     }
   }
   return deployments;

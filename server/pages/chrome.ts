@@ -9,7 +9,7 @@ import type { StoredEntry } from '../content/store.ts';
 import type { Header, Metadata, ResourceCard } from '../content/schemas.ts';
 import { classifyUrl, isExternalUrl } from '../content/urls.ts';
 import { deploymentNames, deploymentsOf } from '../content/deployments.ts';
-import type { CardLink, Chrome, HeaderModel } from '../../views/view-model.ts';
+import type { CardLink, Chrome, EditKind, HeaderModel } from '../../views/view-model.ts';
 import { isPartnerHost, requestVisitor } from '../identity/roles.ts';
 import { assistantWidgetOf } from '../assistant/widget.ts';
 import { stringsFor } from '../../views/i18n/catalogue.tsx';
@@ -17,7 +17,7 @@ import { renderedVisitor } from '../identity/personal-pages.ts';
 
 /** What the chrome reads of the configuration; partner hosts and editor templates are optional (tests). */
 export type SiteConfig = Pick<Config, 'publicUrl' | 'identityUrl' | 'staffDomain'>
-  & Partial<Pick<Config, 'partnerHosts' | 'contentEditorUrl' | 'documentEditorUrl' | 'contentDir'>>;
+  & Partial<Pick<Config, 'partnerHosts' | 'contentEditorUrl' | 'documentEditorUrl' | 'contentEditorName' | 'documentEditorName' | 'contentDir'>>;
 
 export function cardOf(card: ResourceCard): CardLink {
   return {
@@ -149,7 +149,7 @@ export interface ChromeInput {
   metaDescription?: string | undefined;
   preview: boolean;
   waffle?: boolean;
-  editable?: { entryId: string; confluencePageId?: string | undefined; label: string } | undefined;
+  editable?: { entryId: string; confluencePageId?: string | undefined; kind: EditKind } | undefined;
 }
 
 export async function buildChrome(app: FastifyInstance, request: FastifyRequest, config: SiteConfig, input: ChromeInput): Promise<Chrome> {
@@ -157,6 +157,7 @@ export async function buildChrome(app: FastifyInstance, request: FastifyRequest,
   const header = await app.content.memo(`header:${input.language}`, () => headerModel(app, config, input.language));
   const requestPath = request.url.split('?')[0] ?? '/';
   const pageUrl = `${config.publicUrl}${input.path ?? requestPath}`;
+  const hereUrl = `${config.publicUrl}${requestPath}`;
   const meta = site as Partial<Metadata>;
   // A signed-in page may be rendered once per role, with placeholders for the person (personal-pages.ts).
   const person = await requestVisitor(app, request, config);
@@ -179,20 +180,22 @@ export async function buildChrome(app: FastifyInstance, request: FastifyRequest,
     footerLinks: (meta.footerLinks ?? []).map((l) => ({ label: footerLabel(l, input.language), href: classifyUrl(l.href).kind === 'site' ? `${localePrefix}${l.href}` : l.href })),
     faviconUrl: meta.favicon,
     siteLinks: {
-      community: meta.communityUrl, partnerPortal: meta.partnerPortalUrl,
+      community: meta.communityUrl, askCommunity: meta.askCommunityUrl, partnerPortal: meta.partnerPortalUrl,
       helpful: meta.helpfulLinks ?? [], moreWaysToGetHelp: meta.moreWaysToGetHelp ?? [],
     },
     visitor,
     header: {
       ...header,
-      // Spec §7: the login link continues to this page; switch account asks the issuer to choose again.
-      loginHref: `${config.identityUrl}/login?continue=${encodeURIComponent(pageUrl)}`,
-      switchAccountHref: `${config.identityUrl}/login?prompt=select_account&application=sac&continue=${encodeURIComponent(pageUrl)}`,
+      // Spec §7: the login link continues to this page, the one requested: an older version's page is stored
+      // under the latest version's path (pageUrl, the canonical address), but the reader stays on theirs.
+      // Switch account asks the issuer to choose again.
+      loginHref: `${config.identityUrl}/login?continue=${encodeURIComponent(hereUrl)}`,
+      switchAccountHref: `${config.identityUrl}/login?prompt=select_account&application=sac&continue=${encodeURIComponent(hereUrl)}`,
       waffle: input.waffle ?? false,
     },
     credits: meta.credits?.length
       ? { heading: stringsFor(input.language === 'ja-JP' ? 'ja' : 'en').credits.heading, people: meta.credits } : undefined,
-    editLinks: visitor.canEdit && input.editable ? await editLinksOf(app, request, config, meta, input.editable, input.path ?? requestPath) : undefined,
+    ...await editorsOf(app, request, config, meta, visitor, input.editable, input.path ?? requestPath),
     // Spec §4 AI widget: decided for the person, on the request's own path and host.
     assistant: await assistantWidgetOf(request, person, requestPath, isPartnerHost(request, config.partnerHosts ?? []),
       input.language === 'ja-JP' ? 'ja' : 'en'),
@@ -200,6 +203,20 @@ export async function buildChrome(app: FastifyInstance, request: FastifyRequest,
       url: config.publicUrl, publisher: meta.publisher, legalName: meta.legalName ?? meta.publisher, brand: meta.brand ?? '',
       license: meta.license, logoUrl: meta.logo, owns: meta.owns ?? [], language: meta.language ?? 'en-US',
     } : undefined,
+  };
+}
+
+/**
+ * Spec §6: authors get the editor shortcuts of every editable page; staff, who may edit KB articles (§1),
+ * get the KB article's 'Edit this KB Article' as a link to its editor (the document editor first).
+ */
+async function editorsOf(app: FastifyInstance, request: FastifyRequest, config: SiteConfig, meta: Partial<Metadata>,
+  visitor: Chrome['visitor'], editable: ChromeInput['editable'], path: string): Promise<Pick<Chrome, 'editLinks' | 'staffEditHref'>> {
+  if (!editable || !(visitor.canEdit || (visitor.staff && editable.kind === 'kbArticle'))) return {};
+  const links = await editLinksOf(app, request, config, meta, editable, path);
+  return {
+    editLinks: visitor.canEdit ? links : undefined,
+    staffEditHref: visitor.staff ? links?.documentEditor ?? links?.contentEditor : undefined,
   };
 }
 
@@ -224,5 +241,9 @@ async function editLinksOf(app: FastifyInstance, request: FastifyRequest, config
   const contentEditor = editorLink(contentTemplate, values, { dev });
   const documentEditor = editable.confluencePageId ? editorLink(documentTemplate, values, { dev }) : undefined;
   if (!contentEditor && !documentEditor) return undefined;
-  return { label: editable.label, contentEditor, documentEditor };
+  // An editor's name comes from where its template came from, so a template set in the environment is
+  // never named after the content's own editor.
+  const contentName = config.contentEditorUrl ? config.contentEditorName : meta.contentEditorName;
+  const documentName = config.documentEditorUrl ? config.documentEditorName : meta.documentEditorName;
+  return { label: contentName ?? '', documentLabel: documentName, kind: editable.kind, contentEditor, documentEditor };
 }

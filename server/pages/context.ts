@@ -42,16 +42,38 @@ export function feedbackModel(app: FastifyInstance, request: FastifyRequest, ent
   };
 }
 
-/** 'Ask the community': the community site, on the product's tag when there is a product (spec §7). */
-export function communityHref(chrome: Chrome, productName?: string): string {
+/**
+ * 'Ask the community' (spec §7): the community's create-post page tagged with the page's product names and
+ * deployments (site.yaml askCommunityUrl). Without that template, or on a page about no product, the
+ * community site, on the product's tag when there is one.
+ */
+export function communityHref(chrome: Chrome, tags: CommunityTags = { products: [], deployments: [] }): string {
+  const list = [...new Set(tags.products), ...new Set(tags.deployments)];
+  const template = chrome.siteLinks.askCommunity;
+  if (template && list.length > 0) return template.replaceAll('{tags}', list.map(encodeURIComponent).join(','));
   const base = chrome.siteLinks.community ?? '';
-  return base && productName ? `${base}/tags/${encodeURIComponent(productName.toLowerCase())}` : base;
+  const product = tags.products[0];
+  return base && product ? `${base}/tags/${encodeURIComponent(product.toLowerCase())}` : base;
 }
 
-export function contactModel(chrome: Chrome): ContactBlockModel {
+/** What a page is about, for the community's tags: product names and deployment labels. */
+export interface CommunityTags {
+  products: string[];
+  deployments: string[];
+}
+
+/** The community tags of a page about one product. */
+export function productTags(product: StoredEntry | undefined): CommunityTags {
+  const f = product?.fields;
+  return typeof f?.productName === 'string'
+    ? { products: [f.productName], deployments: typeof f.deployment === 'string' ? [f.deployment] : [] }
+    : { products: [], deployments: [] };
+}
+
+export function contactModel(chrome: Chrome, tags?: CommunityTags): ContactBlockModel {
   return {
     contactHref: chrome.header.contactHref,
-    communityHref: chrome.siteLinks.community ?? '',
+    communityHref: communityHref(chrome, tags),
     signedIn: chrome.visitor.signedIn,
     loginHref: chrome.header.loginHref,
   };

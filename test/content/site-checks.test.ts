@@ -35,6 +35,13 @@ t.test('deployment labels, end-of-support products and colours are checked again
   ]);
 });
 
+t.test('the ask-the-community template must be a web address with {tags}', async (t) => {
+  const dir = await edited(t, { 'site.yaml': (s) => s.replace('communityUrl: https://forum.larkspur.test',
+    'communityUrl: https://forum.larkspur.test\naskCommunityUrl: https://forum.larkspur.test/new?tags=quillbook') });
+  const { problems } = await checkContent(dir);
+  t.match(problems.map(formatProblem), [/^site\.yaml:23:\d+: askCommunityUrl: must be an http\(s\):\/\/ address with \{tags\}/]);
+});
+
 t.test('the second vendor tree has no problems', async (t) => {
   const { problems } = await checkContent(SECOND_VENDOR);
   t.same(problems.map(formatProblem), []);

@@ -70,7 +70,7 @@ async function checkRole(t: Test, page: Page, base: string, account: Demo, javaS
   if (javaScript) t.same(await axeViolations(page), [], `${account.role}: the signed-in topic page (menu open) has no WCAG A/AA violations`);
 
   await page.goto(base + KB_ARTICLE);
-  const hint = await page.getByText('Edit this KB Article').count();
+  const hint = await page.locator('.staff-edit-hint').getByRole('link', { name: 'Edit this KB Article' }).count();
   t.equal(hint > 0, account.role === 'vendor staff', `${account.role}: 'Edit this KB Article' only for vendor staff`);
   if (javaScript) t.same(await axeViolations(page), [], `${account.role}: the signed-in KB article has no WCAG A/AA violations`);
   await page.goto(base + TOPIC);

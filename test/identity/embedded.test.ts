@@ -11,7 +11,7 @@ const PAGE = '/acme-cloud/docs/first-steps';
  * provider's own form, see the role's chrome and the §7 calls, log out through its end-session endpoint.
  */
 t.test('sign in through the embedded issuer with the site\'s own client, then log out', async (t) => {
-  const app = await build(t, { env: { SESSION_SECRET: 'session-secret-for-tests-0123456789abcdef', STAFF_EMAIL_DOMAIN: 'fernhollow.example' } });
+  const app = await build(t, { env: { SESSION_SECRET: 'session-secret-for-tests-0123456789abcdef', STAFF_EMAIL_DOMAIN: 'fernhollow.example', CONTENT_EDITOR_URL: 'https://forge.example/{file}' } });
   await app.accounts.create({ email: 'eli@fernhollow.example', password: PASSWORD, displayName: 'Eli Editor', canEdit: true, partner: true, attributes: { plan: 'gold', x: null } });
   const jar = new Jar();
   const login = await visit(app, jar, `/auth/login?continue=${encodeURIComponent(PAGE)}`);

@@ -125,6 +125,20 @@ t.test('the sample help centre', async (t) => {
     t.equal((await app.inject('/tracklight-data-center/11.3')).headers.location, '/tracklight-data-center/11.3/docs');
   });
 
+  t.test('signing in from an older version comes back to that version\'s page', async (t) => {
+    const older = '/tracklight-data-center/10.4/docs/add-a-cluster-node';
+    const res = await app.inject(older);
+    t.equal(res.statusCode, 200);
+    const back = `/auth/login?continue=${encodeURIComponent(`https://help.example.test${older}`)}`;
+    t.match(res.body, `<a class="header-button header-button-primary" href="${back}">`, 'Sign in');
+    t.match(res.body, `<a class="header-link" href="${back}">`, 'Log in to contact support');
+    t.notMatch(res.body, /href="\/auth\/login\?continue=[^"]*%2F11\.3%2F/, 'never the latest version');
+    const again = await app.inject(older);
+    t.match(again.body, `href="${back}"`, 'the cached page too');
+    const latest = await app.inject('/tracklight-data-center/11.3/docs/add-a-cluster-node');
+    t.match(latest.body, `href="/auth/login?continue=${encodeURIComponent('https://help.example.test/tracklight-data-center/11.3/docs/add-a-cluster-node')}"`);
+  });
+
   t.test('legal pages, the Japanese home and the site icon come from content', async (t) => {
     for (const path of ['/legal/accessibility', '/legal/privacy-choices', '/legal/privacy-policy', '/legal/cloud-terms-of-service',
       '/legal/impressum', '/trust/security']) {
@@ -152,6 +166,21 @@ t.test('the sample help centre', async (t) => {
     t.notMatch(portfolio.body, 'Server end of support', 'a product that never had Server');
     const dc = await app.inject('/tracklight/kb/cluster-node-stuck-starting');
     t.match(dc.body, /you can visit the <a href="https:\/\/[^"]+">Fernhollow Server end of support announcement<\/a>/);
+  });
+
+  t.test('ask the community: a new post on the community, tagged with the page\'s products and deployments', async (t) => {
+    const ask = (tags: string) => `href="https://community.fernhollow.example/posts/new?add-tags=${tags}"`;
+    const topic = (await app.inject('/tracklight-cloud/docs/create-a-project')).body;
+    t.match(topic, `<p class="community-link"><a ${ask('Tracklight,Cloud')}>Ask the community</a></p>`, 'the topic\'s sidebar');
+    t.match(topic, `<a ${ask('Tracklight,Cloud')}>Ask the community</a></li>`, 'its contact block');
+    const dc = (await app.inject('/tracklight-data-center/10.4/docs/add-a-cluster-node')).body;
+    t.match(dc, ask('Tracklight,Data%20Center'), 'the deployment as the site names it');
+    const kb = (await app.inject('/tracklight/kb/cluster-node-stuck-starting')).body;
+    t.match(kb, ask('Tracklight,Data%20Center'), 'a KB article: its products and platforms');
+    t.match((await app.inject('/tracklight-cloud')).body, ask('Tracklight,Cloud'), 'a product landing page');
+    const home = (await app.inject('/')).body;
+    t.match(home, '<a href="https://community.fernhollow.example">Ask the community</a>', 'a page about no product: the community itself');
+    t.notMatch(home, 'add-tags=');
   });
 
   t.test('guide navigation and explore more follow the reader\'s place', async (t) => {

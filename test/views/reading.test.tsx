@@ -340,10 +340,13 @@ t.test('KbArticlePage', async (t) => {
   t.notMatch(html, '<aside', 'no empty sidebar');
   t.ok(html.indexOf('What went wrong?') < html.indexOf('Related products') && html.indexOf('Related products') < html.indexOf('Not finding'), 'feedback, related products, contact');
 
-  const staff = render(<KbArticlePage {...kb({ chrome: { ...chrome, visitor: { ...ANONYMOUS, staff: true } }, sidebarPlatform: 'Tracklight Data Center' })} />);
+  const staffChrome = { ...chrome, visitor: { ...ANONYMOUS, staff: true }, staffEditHref: 'https://docs.example.test/pages/42/edit' };
+  const staff = render(<KbArticlePage {...kb({ chrome: staffChrome, sidebarPlatform: 'Tracklight Data Center' })} />);
   t.match(staff, /<aside aria-label="About this article"[^>]*><p class="kb-platform">Platform: Tracklight Data Center<\/p>/);
-  t.match(staff, 'Edit this KB Article');
-  const noHint = render(<KbArticlePage {...kb({ chrome: { ...chrome, visitor: { ...ANONYMOUS, staff: true } }, staffEditHint: false })} />);
+  t.match(staff, '<a href="https://docs.example.test/pages/42/edit" target="_blank" rel="noopener">Edit this KB Article<span class="visually-hidden"> (opens in a new tab)</span></a>');
+  const noHint = render(<KbArticlePage {...kb({ chrome: staffChrome, staffEditHint: false })} />);
   t.notMatch(noHint, 'Edit this KB Article', 'staff, but no hint for this article');
+  const noEditor = render(<KbArticlePage {...kb({ chrome: { ...staffChrome, staffEditHref: undefined } })} />);
+  t.notMatch(noEditor, 'Edit this KB Article', 'staff, but no editor to lead to');
   t.same(duplicateIds(staff), []);
 });

@@ -12,6 +12,12 @@ export const en = {
   editPageIn: (service: string) => `Edit Page in ${service}`,
   theContentEditor: 'the content editor',
   editInDocumentEditor: 'Edit in the document editor',
+  editIn: (editor: string) => `Edit in ${editor}`,
+  /** Authors' hint over the editor shortcuts, by what the page is (spec §6 'Edit this …'). */
+  editThis: {
+    topic: 'Edit this topic', topicSet: 'Edit this topic set', collection: 'Edit this collection',
+    guide: 'Edit this guide', kbArticle: 'Edit this KB Article', page: 'Edit this page',
+  },
   /** The session watch's alert (views/islands/session-watch.tsx): the session ended while the page was open. */
   sessionEnded: 'Your session has ended.',
   signInAgain: 'Sign in again',

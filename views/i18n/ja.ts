@@ -12,6 +12,11 @@ export const ja: Strings = {
   editPageIn: (service: string) => `${service}でページを編集`,
   theContentEditor: 'コンテンツエディター',
   editInDocumentEditor: 'ドキュメントエディターで編集',
+  editIn: (editor: string) => `${editor}で編集`,
+  editThis: {
+    topic: 'このトピックを編集', topicSet: 'このトピックセットを編集', collection: 'このコレクションを編集',
+    guide: 'このガイドを編集', kbArticle: 'このナレッジベース記事を編集', page: 'このページを編集',
+  },
   sessionEnded: 'セッションが終了しました。',
   signInAgain: 'もう一度ログイン',
 

@@ -75,15 +75,18 @@ function Page({ chrome, title, hasSidebar, sidebar, linkedData, children }: {
 }
 
 /**
- * Author shortcuts (spec §6 Author): editor icons (32x32, spec §9) with their 'Edit Page in …' hint, for
- * the content editor and, with a page id, the document editor; each opens in a new tab.
+ * Author shortcuts (spec §6 Author): the 'Edit this …' hint naming what the page is, then editor icons
+ * (32x32, spec §9) with 'Edit Page in {editor}' for the content editor and, with a page id, the document
+ * editor; each opens in a new tab. The editors are named as configured, never by the entry's type.
  */
 function EditLinks({ links }: { links: NonNullable<Chrome['editLinks']> }) {
   const t = useStrings();
   // The label names the content service; tolerate a label that already says 'Edit Page in'.
   const service = links.label.replace(/^edit page in\s*/i, '') || t.theContentEditor;
+  const hint = links.kind ? t.editThis[links.kind] : undefined;
   return (
-    <div className="edit-links">
+    <div className="edit-links" role={hint ? 'group' : undefined} aria-labelledby={hint ? 'edit-hint' : undefined}>
+      {hint ? <span className="edit-hint" id="edit-hint">{hint}</span> : null}
       {links.contentEditor ? (
         <a className="edit-link" href={links.contentEditor} target="_blank" rel="noopener">
           <IconGlyph name="edit" size={32} />
@@ -94,7 +97,7 @@ function EditLinks({ links }: { links: NonNullable<Chrome['editLinks']> }) {
       {links.documentEditor ? (
         <a className="edit-link" href={links.documentEditor} target="_blank" rel="noopener">
           <IconGlyph name="document" size={32} />
-          <span>{t.editInDocumentEditor}</span>
+          <span>{links.documentLabel ? t.editIn(links.documentLabel) : t.editInDocumentEditor}</span>
           <span className="visually-hidden">{t.opensInNewTab}</span>
         </a>
       ) : null}

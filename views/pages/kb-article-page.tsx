@@ -17,8 +17,9 @@ export function KbArticlePage({
   chrome, breadcrumbs, title, notice, body, lastPublished, products, sidebarPlatform, feedback, contact, staffEditHint,
 }: KbArticleModel) {
   const t = stringsOf(chrome);
-  const editHint = chrome.visitor.staff && staffEditHint;
-  const editHref = chrome.editLinks?.documentEditor ?? chrome.editLinks?.contentEditor;
+  // Spec §1: staff may edit KB articles, so the hint is a link to the editor; with no editor configured
+  // there is nothing to act on, and no hint.
+  const editHref = chrome.visitor.staff && staffEditHint ? chrome.staffEditHref : undefined;
   return (
     <Document chrome={chrome} linkedData={{ breadcrumbs, article: { headline: title, dateModified: lastPublished } }}>
       <div className="page-with-sidebar reading-page">
@@ -38,12 +39,14 @@ export function KbArticlePage({
           ) : null}
           <ContactBlock contact={contact} />
         </article>
-        {sidebarPlatform !== null || editHint ? (
+        {sidebarPlatform !== null || editHref ? (
           <aside aria-label="About this article" className="reading-sidebar kb-sidebar">
             {sidebarPlatform !== null ? <p className="kb-platform">{`Platform: ${sidebarPlatform}`}</p> : null}
-            {editHint ? (
+            {editHref ? (
               <p className="staff-edit-hint">
-                {editHref ? <a href={editHref}>Edit this KB Article</a> : 'Edit this KB Article'}
+                <a href={editHref} target="_blank" rel="noopener">
+                  {t.editThis.kbArticle}<span className="visually-hidden">{t.opensInNewTab}</span>
+                </a>
               </p>
             ) : null}
           </aside>

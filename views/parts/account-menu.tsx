@@ -9,12 +9,12 @@ import type { AccountMenuProps } from '../islands/site-header.tsx';
 export function accountMenuProps(visitor: Visitor, header: HeaderModel, t: Strings): AccountMenuProps {
   const who = visitor.displayName || visitor.email || '';
   const base = header.supportBase.replace(/\/+$/, '');
-  const links: Link[] = visitor.partner
-    ? [
-        { label: t.account.viewSupportRequests, href: `${base}/requests` },
-        { label: t.account.namedContacts, href: `${base}/named-contact` },
-      ]
-    : [{ label: t.account.viewRequests, href: `${base}/requests` }];
+  // Spec §2: both account links for everyone signed in (any account keeps named contacts); partner hosts
+  // name the requests link differently because partner request items show there too (§6).
+  const links: Link[] = [
+    { label: visitor.partner ? t.account.viewSupportRequests : t.account.viewRequests, href: `${base}/requests` },
+    { label: t.account.namedContacts, href: `${base}/named-contact` },
+  ];
   if (visitor.staff) links.push({ label: t.account.insights, href: `${base}/insights` });
   links.push(
     { label: t.account.manageProfile, href: header.manageProfileHref },

@@ -1,7 +1,7 @@
 import type { Product } from '../../content/schemas.ts';
 import { CollectionPage } from '../../../views/pages/collection-page.tsx';
 import { docsTree, treeModel, deploymentSelector, noticeOf } from '../docs.ts';
-import { bodyOf, contactModel } from '../context.ts';
+import { bodyOf, contactModel, productTags } from '../context.ts';
 import type { Loader, LoaderContext } from './shared.ts';
 
 export const collectionLoader = (ctx: LoaderContext): Loader => async (request, entry, preview) => {
@@ -31,6 +31,6 @@ export const collectionLoader = (ctx: LoaderContext): Loader => async (request, 
           description: child.fields.description ?? child.fields.metaDescription,
         }];
       })}
-      contact={contactModel(c)} />,
+      contact={contactModel(c, productTags(product))} />,
   };
 };

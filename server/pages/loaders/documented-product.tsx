@@ -2,7 +2,7 @@ import type { Page, Product } from '../../content/schemas.ts';
 import { isCloud } from '../../content/deployments.ts';
 import { DocumentedProductPage } from '../../../views/pages/documented-product-page.tsx';
 import { docsTree, treeModel, deploymentSelector, noticeOf } from '../docs.ts';
-import { contactModel } from '../context.ts';
+import { contactModel, productTags } from '../context.ts';
 import type { Loader, LoaderContext } from './shared.ts';
 import { stringsFor } from '../../../views/i18n/catalogue.tsx';
 
@@ -49,6 +49,6 @@ export const documentedProductLoader = (ctx: LoaderContext): Loader => async (re
             : [...links.slice(0, DOC_LIST_MAX - 1), { label: strings.tree.allPages(links.length, title), href: l.href }],
         };
       })}
-      contact={contactModel(c)} />,
+      contact={contactModel(c, productTags(product))} />,
   };
 };

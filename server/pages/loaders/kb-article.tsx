@@ -50,7 +50,14 @@ export const kbArticleLoader = (ctx: LoaderContext): Loader => async (request, e
         };
       })}
       sidebarPlatform={f.platform && (f.productVersions ?? []).some((p) => !portfolio(p.product)) ? PLATFORM_LABEL[f.platform](labels.cloud, labels.dataCenter) : null}
-      feedback={feedbackModel(app, request, entry, pathOf(request))} contact={contactModel(c)}
+      feedback={feedbackModel(app, request, entry, pathOf(request))}
+      contact={contactModel(c, {
+        products: [...products.values()].map((p) => p.productName),
+        deployments: (f.productVersions ?? []).flatMap((p) => {
+          const value = deploymentValue(deployments, p.platform);
+          return value ? [deploymentLabel(deployments, value)] : [];
+        }),
+      })}
       staffEditHint={c.visitor.staff} />,
   };
 };

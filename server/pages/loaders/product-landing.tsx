@@ -3,7 +3,7 @@ import { ProductLandingPage } from '../../../views/pages/product-landing-page.ts
 import { cardOf, resourcesHref, withoutRepeatedLinks } from '../chrome.ts';
 import { productLabel } from '../../content/deployments.ts';
 import { deploymentSelector, noticeOf } from '../docs.ts';
-import { contactModel } from '../context.ts';
+import { contactModel, productTags } from '../context.ts';
 import { stringsFor } from '../../../views/i18n/catalogue.tsx';
 import type { Loader, LoaderContext } from './shared.ts';
 
@@ -44,6 +44,6 @@ export const productLandingLoader = (ctx: LoaderContext): Loader => async (reque
         // The product's own external form where it names one; otherwise the built-in contact form, product chosen.
         href: form ? (c.visitor.signedIn ? form.authenticated : form.unauthenticated) : `${contactPath}?product=${encodeURIComponent(product.id)}`,
       }] : []}
-      helpful={{ cards: withoutRepeatedLinks(helpful, c.siteLinks.helpful), external: c.siteLinks.helpful }} contact={contactModel(c)} />,
+      helpful={{ cards: withoutRepeatedLinks(helpful, c.siteLinks.helpful), external: c.siteLinks.helpful }} contact={contactModel(c, productTags(product))} />,
   };
 };

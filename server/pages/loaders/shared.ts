@@ -10,7 +10,7 @@ import type { RoutedEntry, StoredEntry } from '../../content/store.ts';
 import type { ResourceCard } from '../../content/schemas.ts';
 import { buildChrome, type ChromeInput } from '../chrome.ts';
 import { docsTree } from '../docs.ts';
-import type { Chrome, Crumb } from '../../../views/view-model.ts';
+import type { Chrome, Crumb, EditKind } from '../../../views/view-model.ts';
 import { stringsFor } from '../../../views/i18n/catalogue.tsx';
 
 export type PagesConfig = Pick<Config, 'publicUrl' | 'previewToken' | 'identityUrl' | 'staffDomain' | 'partnerHosts'
@@ -48,7 +48,7 @@ export function loaderContext(app: FastifyInstance, config: PagesConfig): Loader
     chromeOf: (request, entry, preview, extra = {}) => chrome(request, {
       title: entry.title ?? '', path: entry.path, language: entry.language, preview,
       metaDescription: entry.fields.metaDescription as string | undefined,
-      editable: { entryId: entry.id, confluencePageId: entry.fields.confluencePageId as string | undefined, label: entry.type }, ...extra,
+      editable: { entryId: entry.id, confluencePageId: entry.fields.confluencePageId as string | undefined, kind: editKindOf(entry) }, ...extra,
     }),
     productOf: async (entry, preview) => entry.productId ? app.content.byId(entry.productId, { preview }) : undefined,
     pagesOfTypes: (types) => app.content.memo(`pages:${types.join(',')}`, async () =>
@@ -75,6 +75,15 @@ export function loaderContext(app: FastifyInstance, config: PagesConfig): Loader
       return crumbs;
     },
   };
+}
+
+/** What 'Edit this …' calls an entry (spec §6): its type, a guide for a collection of pageType Guide. */
+export function editKindOf(entry: StoredEntry): EditKind {
+  switch (entry.type) {
+    case 'topic': case 'topicSet': case 'kbArticle': return entry.type;
+    case 'collection': return entry.fields.pageType === 'Guide' ? 'guide' : 'collection';
+    default: return 'page';
+  }
 }
 
 /** The request's path without its query. */

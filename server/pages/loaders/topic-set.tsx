@@ -1,6 +1,6 @@
 import { TopicSetPage } from '../../../views/pages/topic-set-page.tsx';
 import { docsTree, treeModel, placeOf, siblingsModel, upNextModel } from '../docs.ts';
-import { bodyOf, feedbackModel, contactModel } from '../context.ts';
+import { bodyOf, feedbackModel, contactModel, productTags } from '../context.ts';
 import { pathOf, type Loader, type LoaderContext } from './shared.ts';
 
 export const topicSetLoader = (ctx: LoaderContext): Loader => async (request, entry, preview) => {
@@ -20,7 +20,7 @@ export const topicSetLoader = (ctx: LoaderContext): Loader => async (request, en
         const href = paths.get(id);
         return t && href ? [{ title: t.title ?? id, href, description: t.fields.metaDescription }] : [];
       })}
-      feedback={feedbackModel(app, request, entry, pathOf(request))} contact={contactModel(c)}
+      feedback={feedbackModel(app, request, entry, pathOf(request))} contact={contactModel(c, productTags(await ctx.productOf(entry, preview)))}
       siblings={place ? siblingsModel(place) : null}
       upNext={tree ? upNextModel(tree, entry.id) : null} />,
   };

@@ -1,7 +1,7 @@
 import type { CardLink } from '../../../views/view-model.ts';
 import { TopicPage } from '../../../views/pages/topic-page.tsx';
 import { docsTree, treeModel, placeOf, collectionOf, siblingsModel, upNextModel, deploymentSelector, noticeOf } from '../docs.ts';
-import { bodyOf, feedbackModel, contactModel, communityHref } from '../context.ts';
+import { bodyOf, feedbackModel, contactModel, communityHref, productTags } from '../context.ts';
 import { isoDate, pathOf, type Loader, type LoaderContext } from './shared.ts';
 import { featuredVideo } from '../../flags/features.ts';
 
@@ -32,9 +32,9 @@ export const topicLoader = (ctx: LoaderContext): Loader => async (request, entry
       featuredVideo={showVideo ? video : null}
       body={bodyOf(entry, preview)} toc={(entry.fields.tableOfContents as { id: string; text: string; level: 2 | 3 }[] | undefined) ?? []}
       lastPublished={isoDate(entry.lastPublished)}
-      feedback={feedbackModel(app, request, entry, pathOf(request))} contact={contactModel(c)} exploreMore={exploreMore}
+      feedback={feedbackModel(app, request, entry, pathOf(request))} contact={contactModel(c, productTags(product))} exploreMore={exploreMore}
       siblings={place ? siblingsModel(place) : null}
-      communityHref={communityHref(c, product?.fields.productName as string | undefined)}
+      communityHref={communityHref(c, productTags(product))}
       upNext={tree ? upNextModel(tree, entry.id) : null} />,
   };
 };
