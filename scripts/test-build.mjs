@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 
 export const OUT = '.test-build';
 /** Entry points tests start as child processes (test/helpers/server-process.ts `entryArgs`). */
-const CHILDREN = ['server/main.ts', 'scripts/accounts.ts', 'scripts/import.ts', 'scripts/generate-corpus.ts'];
+const CHILDREN = ['server/main.ts', 'scripts/accounts.ts', 'scripts/import.ts', 'scripts/generate-corpus.ts', 'scripts/cluster.ts'];
 
 async function* testFiles(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
