@@ -113,7 +113,7 @@ export function reportProblemForm(): Record<string, unknown> {
   return {
     id: 'report-problem-form', title: 'Report a problem with this page', submitLabel: 'Send report',
     fields: [
-      { name: 'email', type: 'email', audience: 'anonymous', label: 'Your e-mail address (optional)', help: 'Only if you would like an answer.', maxLength: 254 },
+      { name: 'email', type: 'email', audience: 'anonymous', label: 'Your e-mail address', help: 'Only if you would like an answer.', maxLength: 254 },
       {
         name: 'problem', type: 'select', label: 'What is wrong?', required: true,
         options: [
