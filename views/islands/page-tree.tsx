@@ -73,7 +73,8 @@ export function PageTreeNav({ label, title, href, iconUrl, nodes, all }: PageTre
     <>
       <p className="page-tree-title">
         <a href={href}>
-          {iconUrl ? <img className="page-tree-icon" src={iconUrl} alt="" width="40" height="40" /> : null}
+          {/* loading before src: an element React creates starts its fetch when src is set */}
+          {iconUrl ? <img className="page-tree-icon" loading="lazy" src={iconUrl} alt="" width="40" height="40" /> : null}
           {title}
         </a>
       </p>
