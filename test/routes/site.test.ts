@@ -197,7 +197,7 @@ t.test('the sample help centre', async (t) => {
     const guides = /<section class="guides"[^]*?<\/section>/.exec(docs)?.[0] ?? '';
     t.match(guides, '<img class="card-icon" src="/assets/content/icons/guide.svg" alt="" width="100" height="100"', 'the guide card shows its guide\'s icon');
     t.match(docs, '<img class="product-icon" src="/assets/content/icons/tracklight.svg" alt="" width="75" height="110"/>');
-    const tree = '<img class="page-tree-icon" src="/assets/content/icons/tracklight.svg" alt="" width="40" height="40"/>';
+    const tree = '<img class="page-tree-icon" loading="lazy" src="/assets/content/icons/tracklight.svg" alt="" width="40" height="40"/>';
     t.match(docs, tree, 'the page tree of the documentation home');
     t.match((await app.inject('/tracklight-cloud/docs/configure-board-columns')).body, tree, 'and of a topic');
     t.match((await app.inject('/tracklight-cloud')).body, 'width="75" height="110"', 'the product landing page');
