@@ -142,6 +142,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(searchGate, { max: config.searchMaxConcurrent, queueMax: config.searchQueueMax, timeoutMs: config.searchQueueTimeoutMs });
   await fastify.register(dbPlugin, {
     databaseUrl: config.databaseUrl, dataDir: config.dataDir, readUrls: config.databaseReadUrls, readMaxLagMs: config.databaseReadMaxLagMs,
+    readTimeoutMs: config.databaseReadTimeoutMs,
     ...(opts.db ? { db: opts.db } : {}),
   });
   await fastify.register(contentPlugin, { contentDir: config.contentDir, importOnStart: config.importOnStart });

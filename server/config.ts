@@ -12,6 +12,8 @@ export const ConfigSchema = Type.Object({
   databaseReadUrls: Type.Array(Type.String({ pattern: '^postgres(ql)?://' })),
   /** A replica further behind the primary than this is skipped until it catches up. */
   databaseReadMaxLagMs: Type.Integer({ minimum: 0 }),
+  /** A read on a replica with no answer in this time is given to the primary, and the replica skipped. */
+  databaseReadTimeoutMs: Type.Integer({ minimum: 1 }),
   dataDir: Type.String({ minLength: 1 }),
   contentDir: Type.String({ minLength: 1 }),
   importOnStart: Type.Boolean(),
@@ -215,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     databaseReadUrls: (env.DATABASE_READ_URL ?? '').split(',').map((u) => u.trim()).filter(Boolean),
     databaseReadMaxLagMs: num(env.DATABASE_READ_MAX_LAG_MS, 5000),
+    databaseReadTimeoutMs: num(env.DATABASE_READ_TIMEOUT_MS, 2000),
     dataDir: resolve(env.DATA_DIR || 'data'),
     contentDir: resolve(env.CONTENT_DIR || 'content'),
     importOnStart: bool('IMPORT_ON_START', env.IMPORT_ON_START, true),
@@ -294,7 +297,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (problems.length > 0) {
     const names: Record<string, string> = {
       port: 'PORT', host: 'HOST', databaseUrl: 'DATABASE_URL', databaseReadUrls: 'DATABASE_READ_URL',
-      databaseReadMaxLagMs: 'DATABASE_READ_MAX_LAG_MS', dataDir: 'DATA_DIR', contentDir: 'CONTENT_DIR',
+      databaseReadMaxLagMs: 'DATABASE_READ_MAX_LAG_MS', databaseReadTimeoutMs: 'DATABASE_READ_TIMEOUT_MS', dataDir: 'DATA_DIR', contentDir: 'CONTENT_DIR',
       importOnStart: 'IMPORT_ON_START', logLevel: 'LOG_LEVEL', accessLog: 'ACCESS_LOG', publicUrl: 'PUBLIC_URL', previewToken: 'PREVIEW_TOKEN',
       identityUrl: 'IDENTITY_URL', staffDomain: 'STAFF_EMAIL_DOMAIN', trustProxy: 'TRUST_PROXY',
       shutdownTimeoutMs: 'SHUTDOWN_TIMEOUT_MS', requestTimeoutMs: 'REQUEST_TIMEOUT_MS', overloadMaxEventLoopDelayMs: 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS',

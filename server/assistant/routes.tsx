@@ -113,7 +113,7 @@ export default async function assistantRoutes(app: FastifyInstance, opts: { conf
         reply.header('retry-after', String(wait));
       } else if (question) {
         try {
-          view = answerView(await answer(app.db, question, { ...options, log: request.log }), lang);
+          view = answerView(await answer(app.dbRead, question, { ...options, log: request.log }), lang);
         } catch (err) {
           if (err instanceof DatabaseUnavailableError || err instanceof Overloaded) throw err;
           request.log.error({ err, question: maskEmails(question) }, 'assistant failed');
@@ -153,7 +153,7 @@ export default async function assistantRoutes(app: FastifyInstance, opts: { conf
         if (!out.destroyed) out.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       };
       try {
-        const a = await answer(app.db, question, {
+        const a = await answer(app.dbRead, question, {
           ...options, log: request.log, signal: abort.signal,
           onText: (piece) => send('text', piece), onFallback: () => send('reset', null),
         });

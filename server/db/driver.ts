@@ -60,13 +60,19 @@ type PgQueryable = { query: (sql: string, params?: unknown[]) => Promise<{ rows:
 /**
  * A pool on a PostgreSQL server. `checkAtStart: false` (read replicas) opens it without a first query:
  * a replica that is down must not stop the instance, which reads from the primary meanwhile.
+ * `queryTimeoutMs` (read replicas) fails a statement with no answer in that time as unavailable and
+ * closes its connection: a server that hangs (stopped, wedged, a network that drops packets) keeps
+ * acknowledging TCP, so neither keep-alive nor a reset would ever free it.
  */
-export async function openPostgres(url: string, options: { checkAtStart?: boolean } = {}): Promise<Db> {
+export async function openPostgres(url: string, options: { checkAtStart?: boolean; queryTimeoutMs?: number | undefined } = {}): Promise<Db> {
   const { default: pg } = await import('pg');
   const settings = {
     connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
   };
-  const pool = new pg.Pool({ ...settings, max: Number(process.env.DATABASE_POOL_SIZE || 10) });
+  const pool = new pg.Pool({
+    ...settings, max: Number(process.env.DATABASE_POOL_SIZE || 10),
+    ...(options.queryTimeoutMs ? { query_timeout: options.queryTimeoutMs } : {}),
+  });
   pool.on('error', () => {
     // An idle client lost its connection: the pool has removed it and opens a new one on next use.
   });

@@ -3,7 +3,9 @@
  * page data, search, insights) goes through `ReadDb`; writes, LISTEN and everything a person must see
  * right after writing it stay on the primary (`Db`). A replica is used while a background check finds it
  * answering, a standby, and within DATABASE_READ_MAX_LAG_MS of the primary; otherwise reads go to the
- * primary until it recovers. No request waits on a check.
+ * primary until it recovers. No request waits on a check. A read a replica does not answer within
+ * DATABASE_READ_TIMEOUT_MS is given to the primary and the replica skipped, so one that hangs (accepts
+ * connections and never answers, or stops mid-query) holds a read for that long at most.
  *
  * Caches filled from a replica must not keep content older than what dropped them: `fence()` (called
  * when the content changes, on a NOTIFY or an import of this instance) sends reads to the primary until
@@ -14,6 +16,8 @@ import { DatabaseUnavailableError } from './unavailable.ts';
 
 /** As DATABASE_READ_MAX_LAG_MS's default (server/config.ts). */
 const DEFAULT_MAX_LAG_MS = 5000;
+/** As DATABASE_READ_TIMEOUT_MS's default (server/config.ts). */
+const DEFAULT_READ_TIMEOUT_MS = 2000;
 /** How often replicas (and the primary's WAL position) are checked. */
 export const CHECK_MS = 1000;
 /** While reads wait for a replica to pass a fence, it is checked this often, so they return to it quickly. */
@@ -50,6 +54,8 @@ export interface ReadStatus {
 
 export interface ReplicaOptions {
   maxLagMs?: number;
+  /** A read with no answer from its replica in this time runs on the primary instead. */
+  readTimeoutMs?: number;
   checkMs?: number;
   /** A replica's state changed (for the log): `at` is its host, port and database, never credentials. */
   onChange?: (change: { replica: number; at: string; state: ReplicaState; lagMs?: number | undefined; reason?: string | undefined }) => void;
@@ -71,7 +77,8 @@ export function primaryReads(db: Db): ReadDb {
 }
 
 export async function openReplicas(primary: Db, urls: string[], options: ReplicaOptions = {}): Promise<ReadDb> {
-  const replicas = await Promise.all(urls.map(async (url, i) => new Replica(i + 1, placeOf(url), await openPostgres(url, { checkAtStart: false }))));
+  const queryTimeoutMs = options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
+  const replicas = await Promise.all(urls.map(async (url, i) => new Replica(i + 1, placeOf(url), await openPostgres(url, { checkAtStart: false, queryTimeoutMs }))));
   return new Replicas(primary, replicas, options);
 }
 
@@ -103,6 +110,7 @@ interface Sample { at: number; lsn: bigint }
 class Replicas implements ReadDb {
   readonly engine = 'postgres' as const;
   private readonly maxLagMs: number;
+  private readonly readTimeoutMs: number;
   private readonly checkMs: number;
   /** The primary's WAL positions and when they were read, oldest first. */
   private history: Sample[] = [];
@@ -118,6 +126,7 @@ class Replicas implements ReadDb {
 
   constructor(private readonly primary: Db, private readonly replicas: Replica[], private readonly options: ReplicaOptions) {
     this.maxLagMs = options.maxLagMs ?? DEFAULT_MAX_LAG_MS;
+    this.readTimeoutMs = options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
     this.checkMs = options.checkMs ?? CHECK_MS;
     void this.check();
   }
@@ -171,15 +180,18 @@ class Replicas implements ReadDb {
   }
 
   /**
-   * On a replica in turn; one that fails with the server away (or a recovery conflict) gives the read
-   * to the primary, so a replica going down fails no request. Reads are safe to run again.
+   * On a replica in turn; one that fails with the server away (or a recovery conflict), or gives no
+   * answer within the read timeout, gives the read to the primary, so a replica going down or hanging
+   * fails no request. Reads are safe to run again.
    */
   private async read<T>(work: (db: Db) => Promise<T>): Promise<T> {
     const usable = this.usable();
     const replica = usable[this.turn++ % Math.max(usable.length, 1)];
     if (!replica) return work(this.primary);
     try {
-      return await work(replica.db);
+      // The pool's query_timeout frees a statement's connection; this deadline also covers the wait for
+      // a connection (CONNECT_TIMEOUT_MS is longer) and a transaction's several statements.
+      return await within(work(replica.db), this.readTimeoutMs, () => new DatabaseUnavailableError(new Error(`no answer within ${this.readTimeoutMs} ms`)));
     } catch (error) {
       if (!retryOnPrimary(error)) throw error;
       if (error instanceof DatabaseUnavailableError) this.set(replica, 'unavailable', replica.lagMs, reasonOf(error));
@@ -281,10 +293,10 @@ function reasonOf(error: unknown): string {
   return typeof code === 'string' ? code : failure instanceof Error ? failure.message : String(failure);
 }
 
-function within<T>(work: Promise<T>): Promise<T> {
+function within<T>(work: Promise<T>, ms = CHECK_TIMEOUT_MS, failure = () => new Error(`no answer within ${ms} ms`)): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+    timer = setTimeout(() => reject(failure()), ms);
   });
   work.catch(() => undefined); // a late failure after the timeout is not unhandled
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));

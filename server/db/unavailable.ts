@@ -19,8 +19,11 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE
  * crash_shutdown, 57P03 cannot_connect_now (starting up or in recovery); class 08 is connection exception.
  */
 const SERVER_GONE = new Set(['57P01', '57P02', '57P03']);
-/** What pg says when the socket closes or a pooled connection cannot be had in time. */
-const MESSAGES = [/^Connection terminated/, /timeout exceeded when trying to connect/, /^Client has encountered a connection error and is not queryable/, /^Connection timed out/];
+/**
+ * What pg says when the socket closes, a pooled connection cannot be had in time, or a statement got no
+ * answer within its query_timeout (set on replicas only: server/db/replicas.ts).
+ */
+const MESSAGES = [/^Connection terminated/, /timeout exceeded when trying to connect/, /^Client has encountered a connection error and is not queryable/, /^Connection timed out/, /^Query read timeout/];
 
 /** Whether an error means "the database server cannot be reached now" rather than a bad query. */
 export function isDatabaseUnavailable(error: unknown): boolean {

@@ -18,6 +18,8 @@ export interface DbPluginOptions {
   /** DATABASE_READ_URL: streaming replicas of the primary. */
   readUrls?: string[] | undefined;
   readMaxLagMs?: number | undefined;
+  /** DATABASE_READ_TIMEOUT_MS: a replica read with no answer in this time runs on the primary. */
+  readTimeoutMs?: number | undefined;
   /** An already open database (tests); it is migrated but not closed by the app. */
   db?: Db;
 }
@@ -43,9 +45,9 @@ export default fp<DbPluginOptions>(async (app, opts) => {
     app.decorate('dbRead', primaryReads(db));
     return;
   }
-  app.log.info({ replicas: readUrls.map((url, i) => ({ replica: i + 1, at: placeOf(url) })), maxLagMs: opts.readMaxLagMs }, 'read replicas configured');
+  app.log.info({ replicas: readUrls.map((url, i) => ({ replica: i + 1, at: placeOf(url) })), maxLagMs: opts.readMaxLagMs, timeoutMs: opts.readTimeoutMs }, 'read replicas configured');
   const reads = await openReplicas(db, readUrls, {
-    maxLagMs: opts.readMaxLagMs,
+    maxLagMs: opts.readMaxLagMs, readTimeoutMs: opts.readTimeoutMs,
     onChange: ({ replica, at, state, lagMs, reason }) => {
       const fields = { replica, at, state, ...(lagMs === undefined ? {} : { lagMs: Math.round(lagMs) }), ...(reason ? { reason } : {}) };
       if (state === 'in use') app.log.info(fields, 'read replica in use');

@@ -12,12 +12,14 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import t from 'tap';
 import pg from 'pg';
+import { InMemoryProvider } from '@openfeature/server-sdk';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, ConfigError } from '../../server/config.ts';
 import { openDb } from '../../server/db/driver.ts';
 import { migrate } from '../../server/db/migrate.ts';
 import { build, editFile, tempContent } from '../helpers/build.ts';
 import { feedbackPoster, waitFor } from '../helpers/proxied-db.ts';
+import { tcpProxy } from '../helpers/tcp-proxy.ts';
 import { ADA, SESSION_SECRET, sealed } from '../identity/helpers.ts';
 import { INSIGHTS_PATH } from '../../server/insights/site-pages.ts';
 
@@ -38,10 +40,12 @@ t.test('DATABASE_READ_URL: PostgreSQL URLs, and only with DATABASE_URL', async (
   const config = loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: 'postgres://r1:5432/help, postgres://r2:5432/help' });
   t.same(config.databaseReadUrls, ['postgres://r1:5432/help', 'postgres://r2:5432/help']);
   t.equal(config.databaseReadMaxLagMs, 5000);
+  t.equal(config.databaseReadTimeoutMs, 2000);
   t.same(loadConfig({}).databaseReadUrls, []);
   t.throws(() => loadConfig({ DATABASE_READ_URL: 'postgres://r1/help' }), { message: /DATABASE_READ_URL: replicas need DATABASE_URL/ });
   t.throws(() => loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: 'mysql://r1/help' }), ConfigError);
   t.throws(() => loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: 'postgres://r1/help', DATABASE_READ_MAX_LAG_MS: 'soon' }), { message: /DATABASE_READ_MAX_LAG_MS/ });
+  t.throws(() => loadConfig({ DATABASE_URL: primary, DATABASE_READ_URL: 'postgres://r1/help', DATABASE_READ_TIMEOUT_MS: '0' }), { message: /DATABASE_READ_TIMEOUT_MS/ });
 });
 
 const skip = !process.env.DATABASE_URL ? 'needs PostgreSQL: the replica pair is started from its binaries (run with DATABASE_URL, as CI does)'
@@ -59,7 +63,9 @@ t.test('reads from a streaming replica', { skip }, async (t) => {
     LOG_LEVEL: process.env.TEST_LOG_LEVEL || 'silent', DATABASE_URL: pair.primaryUrl, DATABASE_READ_URL: `${pair.replicaUrl},${nowhere}`,
     DATABASE_READ_MAX_LAG_MS: String(MAX_LAG_MS), RATE_LIMIT_MAX: '1000000', SESSION_SECRET, STAFF_EMAIL_DOMAIN: 'fernhollow.example',
   };
-  const a = await build(t, { db: primaryDb, contentDir: content, env });
+  // The assistant for ADA's account, whose passages are read like search.
+  const assistantOn = { variants: { on: true, off: false }, defaultVariant: 'on', disabled: false };
+  const a = await build(t, { db: primaryDb, contentDir: content, env, flagProvider: new InMemoryProvider({ 'csm-ai-agent-on-sac': assistantOn }) });
   // A second instance on the same pair, to hear the first one's imports by NOTIFY.
   const otherDb = await openDb({ databaseUrl: pair.primaryUrl, pgliteDir: '' });
   t.teardown(() => otherDb.close());
@@ -92,6 +98,11 @@ t.test('reads from a streaming replica', { skip }, async (t) => {
     t.equal((await a.inject({ method: 'POST', url: SEARCH, payload: { query: term } })).statusCode, 200);
     await waitFor('the search on the replica', async () => ((await pair.replicaLog()).includes(term) ? true : undefined));
     t.pass('a search ran on the replica');
+    const question = `passageword${process.pid}`;
+    const asked = await a.inject({ url: `/assistant?q=how+do+I+${question}`, headers: { cookie: sealed(a, ADA) } });
+    t.equal(asked.statusCode, 200);
+    await waitFor('the passages on the replica', async () => ((await pair.replicaLog()).includes(question) ? true : undefined));
+    t.pass('the assistant\'s passages were read on the replica');
     t.equal((await a.inject(PAGE)).statusCode, 200);
 
     // A standby cannot make the temporary copy of the counts a section's tables share: they read the view.
@@ -184,6 +195,33 @@ t.test('reads from a streaming replica', { skip }, async (t) => {
     await waitFor('the replica back in use', async () => ((await readsFrom(a)) === 'replica 1' ? true : undefined), 30_000);
     t.comment(`restarted replica in use ${Math.round(performance.now() - started)} ms after it accepted connections`);
     t.ok(await probeReachesReplica(a), 'reads return to the restarted replica');
+  });
+
+  t.test('a replica that hangs holds a read for DATABASE_READ_TIMEOUT_MS at most: it goes to the primary', async (t) => {
+    // Behind a proxy of the test's that stops passing bytes but keeps every connection open, as a
+    // stopped or wedged server does: no reset, no refusal, nothing for keep-alive to notice.
+    const proxy = await tcpProxy(pair.replicaUrl);
+    const timeoutMs = 1000;
+    const hangDb = await openDb({ databaseUrl: pair.primaryUrl, pgliteDir: '' });
+    t.teardown(() => hangDb.close());
+    const c = await build(t, { db: hangDb, contentDir: content, env: { ...env, DATABASE_READ_URL: proxy.url, DATABASE_READ_TIMEOUT_MS: String(timeoutMs) } });
+    // Teardowns run last first: the hung connections are reset before the app closes its pool on them.
+    t.teardown(() => proxy.close());
+    await waitFor('the replica in use', async () => ((await readsFrom(c)) === 'replica 1' ? true : undefined), 30_000);
+    t.ok(await probeReachesReplica(c), 'reads go to the replica through the proxy');
+
+    proxy.hang();
+    const started = performance.now();
+    const res = await c.inject({ method: 'POST', url: SEARCH, payload: { query: `hungword${process.pid}` } });
+    const ms = Math.round(performance.now() - started);
+    t.equal(res.statusCode, 200, 'the search is answered, from the primary');
+    t.comment(`answered in ${ms} ms with the replica hung (DATABASE_READ_TIMEOUT_MS=${timeoutMs})`);
+    const missing = await c.inject(`/acme-cloud/docs/not-here-${process.pid}`);
+    t.equal(missing.statusCode, 404, 'a page lookup is answered too');
+    t.equal((await c.inject(PAGE)).statusCode, 200);
+    const ready = await c.inject('/readyz');
+    t.equal(ready.statusCode, 200, 'ready: the primary serves the reads');
+    t.same(ready.json<Ready>().reads, { from: ['primary'], replicas: [{ replica: 1, state: 'unavailable' }] }, '/readyz shows the replica down');
   });
 });
 
