@@ -12,8 +12,12 @@ export interface Exchange {
 
 export type Send = (request: { method: 'GET' | 'POST'; url: string; headers: Record<string, string>; body?: string }) => Promise<Exchange>;
 
-export async function signInCookie(send: Send, origin: string, email: string, password: string, identityBase = '/auth'): Promise<string> {
-  const jar = new Map<string, string>();
+/**
+ * `jar` (optional) holds the cookies across calls, as a browser does: with the issuer's own session in it
+ * from an earlier sign-in, the issuer may sign in again without asking (the form is then not found).
+ */
+export async function signInCookie(send: Send, origin: string, email: string, password: string, identityBase = '/auth',
+  jar = new Map<string, string>()): Promise<string> {
   const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
   const take = (res: Exchange) => {
     for (const line of res.setCookies) {

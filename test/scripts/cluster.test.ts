@@ -1,7 +1,8 @@
 import t from 'tap';
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { chmod, cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createServer, get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { entryArgs, freePort, ROOT } from '../helpers/server-process.ts';
@@ -20,6 +21,11 @@ const skip = process.env.DATABASE_URL
   : !nginx ? 'nginx not installed (Debian: apt-get install nginx)' : false;
 
 const TOPIC = '/tracklight-cloud/docs/save-and-share-a-filter';
+const CASEY = ['casey.customer@example.com', 'demo-customer-2026'] as const;
+const HELPDESK_TOKEN = 'cluster-test-helpdesk-token-0123456789';
+/** Questions one account may ask the assistant an hour, set low so the limit is reached in a few. */
+const ASSISTANT_LIMIT = 5;
+const QUESTION = 'how do I save and share a filter';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface State {
@@ -35,6 +41,42 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** A browser's cookies: what each answer sets goes with the next request (names only; one site). */
+function cookieJar() {
+  const jar = new Map<string, string>();
+  const header = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  const take = (res: Response) => {
+    for (const line of res.headers.getSetCookie()) {
+      const pair = line.split(';')[0] ?? '';
+      const at = pair.indexOf('=');
+      const [name, value] = [pair.slice(0, at), pair.slice(at + 1)];
+      if (value === '' || /max-age=0|expires=Thu, 01 Jan 1970/i.test(line)) jar.delete(name);
+      else jar.set(name, value);
+    }
+    return res;
+  };
+  return { jar, header, take };
+}
+
+/** A GET on a connection of its own (no keep-alive pool): its status, or 0 when it failed. */
+function getOnNewConnection(target: string): Promise<number> {
+  return new Promise((resolve) => {
+    const req = httpGet(target, { agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', () => resolve(0));
+  });
+}
+
+/** Server-sent events in a text: each block's event name and parsed data. */
+function eventsOf(text: string): { event: string; data: unknown }[] {
+  return text.split('\n\n').filter((b) => b.trim()).map((block) => ({
+    event: /^event: (.*)$/m.exec(block)?.[1] ?? '',
+    data: JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? 'null'),
+  }));
 }
 
 /** Runs a command to its end, failing with its output. */
@@ -53,9 +95,40 @@ t.test('npm run cluster: journeys through nginx with no stickiness, and an insta
   const dir = await mkdtemp(join(tmpdir(), 'signpost-cluster-test-'));
   // PostgreSQL (as the postgres account when root) and nginx's workers go through it.
   await chmod(dir, 0o755);
+  // The instances' content tree, whose flags file the test edits.
+  const content = await mkdtemp(join(tmpdir(), 'signpost-cluster-flags-'));
+  t.teardown(() => rm(content, { recursive: true, force: true }));
+  await cp(join(ROOT, 'content'), content, { recursive: true });
+
+  // An OpenAI-compatible model of the test's own: it streams two pieces, and while `hold` is set it
+  // waits between them until the test has received the first one through nginx.
+  let hold: Promise<void> | undefined;
+  const model = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => void (async () => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const piece = (text: string) => res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: text } }] })}\n\n`);
+      piece('Save the filter, ');
+      if (hold) await hold;
+      piece('then share it from its menu.');
+      res.end('data: [DONE]\n\n');
+    })());
+  });
+  const modelPort = await freePort();
+  await new Promise<void>((resolve) => model.listen(modelPort, '127.0.0.1', resolve));
+  t.teardown(() => {
+    model.closeAllConnections();
+    return new Promise<void>((resolve) => model.close(() => resolve()));
+  });
+
   const port = await freePort();
-  const cli = spawn(process.execPath, [...entryArgs('scripts/cluster.ts'), '--instances', '2', '--port', String(port), '--dir', dir], {
-    cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'],
+  const cli = spawn(process.execPath, [...entryArgs('scripts/cluster.ts'), '--instances', '2', '--port', String(port), '--dir', dir, '--content', content], {
+    cwd: ROOT,
+    env: {
+      ...process.env, LOG_LEVEL: 'info', HELPDESK_TOKEN, AI_BASE_URL: `http://127.0.0.1:${modelPort}/v1`, AI_MODEL: 'test-model',
+      ASSISTANT_RATE_LIMIT: String(ASSISTANT_LIMIT),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   cli.stdout.on('data', (d: Buffer) => (output += d.toString()));
@@ -95,9 +168,13 @@ t.test('npm run cluster: journeys through nginx with no stickiness, and an insta
   /** The instances (1, 2) that answered the requests logged from line `from` on, in order. */
   const servedBy = (from: number) => logLines().slice(from).map((line) => upstreams.get(/upstream=(\S+?),? /.exec(line)?.[1] ?? '') ?? 0);
 
+  /** Casey's browser: the site's session and the embedded provider's own, across the subtests. */
+  const casey = cookieJar();
+  const signIn = () => signInCookie(fetchSend, url, ...CASEY, '/auth', casey.jar);
+
   await t.test('sign-in through the embedded provider, its steps on alternating instances', async (t) => {
     const from = logLines().length;
-    const cookie = await signInCookie(fetchSend, url, 'casey.customer@example.com', 'demo-customer-2026');
+    const cookie = await signIn();
     t.match(cookie, /^sp_session=./);
     const steps = servedBy(from);
     t.ok(steps.length >= 5, `the sign-in took ${steps.length} requests`);
@@ -115,23 +192,50 @@ t.test('npm run cluster: journeys through nginx with no stickiness, and an insta
       t.match(await res.text(), 'casey.customer@example.com');
     }
     t.same(new Set(servedBy(pageFrom)), new Set([1, 2]), 'served signed in by each instance');
+  });
 
-    const out = await fetch(`${url}/auth/logout`, { method: 'POST', headers: { cookie, origin: url }, redirect: 'manual' });
+  /** Follows a sign-in from B/login with Casey's cookies; the page it ends on. */
+  const loginAttempt = async () => {
+    let res = casey.take(await fetch(`${url}/auth/login?continue=%2F`, { headers: { cookie: casey.header() }, redirect: 'manual' }));
+    for (let i = 0; i < 10 && res.status >= 300 && res.status < 400; i++) {
+      res = casey.take(await fetch(new URL(res.headers.get('location') ?? '/', url), { headers: { cookie: casey.header() }, redirect: 'manual' }));
+    }
+    return { status: res.status, body: await res.text() };
+  };
+  const passwordForm = /<input[^>]*type="password"/;
+
+  await t.test('sign-out ends the provider\'s session on every instance: the next sign-in asks for the password', async (t) => {
+    // While the provider's session lives, a new sign-in with the site's session gone goes straight through.
+    casey.jar.delete('sp_session');
+    const quiet = await loginAttempt();
+    t.notMatch(quiet.body, passwordForm, 'signed in again without the form: the provider knows the browser');
+    t.ok(casey.jar.get('sp_session'), 'and the site\'s session is back');
+
+    const from = logLines().length;
+    const out = casey.take(await fetch(`${url}/auth/logout`, { method: 'POST', headers: { cookie: casey.header(), origin: url }, redirect: 'manual' }));
     t.equal(out.status, 303, 'log out');
-    t.ok(out.headers.getSetCookie().some((c) => /^sp_session=;/.test(c) || (/^sp_session=/.test(c) && /max-age=0|expires=Thu, 01 Jan 1970/i.test(c))), 'the session cookie is cleared');
+    t.notOk(casey.jar.get('sp_session'), 'the session cookie is cleared');
     let next = out.headers.get('location');
     for (let i = 0; next && i < 5; i++) {
-      const res = await fetch(new URL(next, url), { redirect: 'manual' });
+      const res = casey.take(await fetch(new URL(next, url), { headers: { cookie: casey.header() }, redirect: 'manual' }));
       if (res.status < 300 || res.status >= 400) {
         t.equal(res.status, 200, 'the sign-out ends on a page');
         break;
       }
       next = res.headers.get('location');
     }
-    const after = await fetch(`${url}/auth/account`, { redirect: 'manual' });
+    const after = await fetch(`${url}/auth/account`, { headers: { cookie: casey.header() }, redirect: 'manual' });
     t.not(after.status, 200, 'signed out, the profile page asks to sign in');
+    // A browser that kept the provider's cookie (one cleared on the way may come back from a copy):
+    // the session it names is over in the database, whichever instance is asked.
+    const asked = await loginAttempt();
+    t.match(asked.body, passwordForm, 'a new sign-in asks for the password again');
+    const steps = servedBy(from);
+    t.same(new Set(steps), new Set([1, 2]), `sign-out and the new sign-in went to both instances (${steps.join(' ')})`);
+    t.match(await signIn(), /^sp_session=./, 'and signs in with it');
   });
 
+  let reference: string | undefined;
   await t.test('a support request with an attachment: form, post and confirmation on different instances', async (t) => {
     const from = logLines().length;
     const page = await (await fetch(`${url}/contact`)).text();
@@ -144,13 +248,107 @@ t.test('npm run cluster: journeys through nginx with no stickiness, and an insta
     const posted = await fetch(`${url}/contact`, { method: 'POST', body: form, headers: { origin: url }, redirect: 'manual' });
     t.equal(posted.status, 303, 'stored, then redirected');
     const location = posted.headers.get('location') ?? '';
-    const reference = /\/request-sent\/(SR-\d+)\?token=/.exec(location)?.[1];
+    reference = /\/request-sent\/(SR-\d+)\?token=/.exec(location)?.[1];
     t.ok(reference, `the confirmation names the reference (${location})`);
     const sent = await fetch(new URL(location, url));
     t.equal(sent.status, 200);
     t.match(await sent.text(), `data-reference="${reference}"`);
     const steps = servedBy(from);
     t.ok(steps.some((n, i) => i > 0 && n !== steps[i - 1]), `consecutive steps on different instances (${steps.join(' ')})`);
+  });
+
+  await t.test('the helpdesk API: a request read, updated and read back on alternating instances', async (t) => {
+    const auth = { authorization: `Bearer ${HELPDESK_TOKEN}` };
+    const from = logLines().length;
+    const read = async () => {
+      const res = await fetch(`${url}/api/requests/${reference}`, { headers: auth });
+      t.equal(res.status, 200);
+      return res.json() as Promise<{ status: string; attachments: unknown[]; updates: { status: string; note?: string | null }[] }>;
+    };
+    const before = await read();
+    t.equal(before.status, 'open');
+    t.equal(before.attachments.length, 1, 'with its attachment');
+    const set = await fetch(`${url}/api/requests/${reference}/status`, {
+      method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ status: 'in-progress', note: 'Looking at the hook.' }),
+    });
+    t.equal(set.status, 200, 'status set');
+    for (let i = 0; i < 2; i++) {
+      const after = await read();
+      t.equal(after.status, 'in-progress', 'read back with the new status');
+      t.ok(after.updates.some((u) => u.status === 'in-progress' && u.note === 'Looking at the hook.'), 'and its note');
+    }
+    const steps = servedBy(from);
+    t.same(new Set(steps), new Set([1, 2]), `read and update on both instances (${steps.join(' ')})`);
+    t.ok(steps.some((n, i) => i > 0 && n !== steps[i - 1]), 'consecutive calls on different instances');
+    t.equal((await fetch(`${url}/api/requests/${reference}`)).status, 401, 'no token, no answer');
+  });
+
+  await t.test('a flag change reaches every instance; the assistant streams through nginx; its limit counts across instances', async (t) => {
+    const cookie = casey.header();
+    const flagsFile = join(content, 'flags.json');
+    for (const instance of state().instances) {
+      t.equal((await fetch(`${instance.url}/assistant`, { headers: { cookie }, redirect: 'manual' })).status, 404, `instance ${instance.index}: no assistant with its flag off`);
+    }
+    // Every instance reads the same definitions (here one content tree; on several hosts, the same
+    // file deployed to each) and reloads them when the file changes: written whole, then renamed.
+    const flags = JSON.parse(await readFile(flagsFile, 'utf8')) as { flags: Record<string, { defaultVariant: string }> };
+    flags.flags['csm-ai-agent-on-sac']!.defaultVariant = 'on';
+    await writeFile(`${flagsFile}.new`, JSON.stringify(flags, null, 2));
+    await rename(`${flagsFile}.new`, flagsFile);
+    for (const instance of state().instances) {
+      const deadline = Date.now() + 30_000;
+      let status = 0;
+      while (Date.now() < deadline && status !== 200) {
+        status = (await fetch(`${instance.url}/assistant`, { headers: { cookie }, redirect: 'manual' })).status;
+        if (status !== 200) await sleep(100);
+      }
+      t.equal(status, 200, `instance ${instance.index} evaluates the flag on`);
+    }
+    const pageFrom = logLines().length;
+    for (let i = 0; i < 4; i++) t.equal((await fetch(`${url}/assistant`, { headers: { cookie } })).status, 200, 'the assistant through the proxy');
+    t.same(new Set(servedBy(pageFrom)), new Set([1, 2]), 'served by each instance');
+
+    // The model holds its second piece until the first has come out of nginx: were the stream buffered,
+    // nothing would arrive before the end and the model would wait for ever (until AI_TIMEOUT_MS).
+    let release = () => {};
+    hold = new Promise<void>((resolve) => (release = resolve));
+    t.teardown(() => release());
+    const res = await fetch(`${url}/assistant/stream?q=${encodeURIComponent(QUESTION)}`, { headers: { cookie } });
+    t.equal(res.status, 200);
+    t.match(res.headers.get('content-type'), 'text/event-stream');
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    let beforeRelease = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+      if (!beforeRelease && text.includes('event: text')) {
+        beforeRelease = text;
+        release();
+      }
+    }
+    hold = undefined;
+    t.match(beforeRelease, 'Save the filter', 'the first piece arrived while the model held back the rest');
+    t.notMatch(beforeRelease, 'event: answer', 'before the answer ended');
+    const events = eventsOf(text);
+    t.same(events.map((e) => e.event), ['text', 'text', 'answer'], 'two pieces, then the whole answer');
+    t.match((events.at(-1)?.data as { text?: string } | undefined)?.text, 'Save the filter, then share it from its menu.');
+
+    // The stream was the first question of ASSISTANT_LIMIT; the rest go to alternating instances,
+    // and the one past the limit is refused whichever instance gets it.
+    const limitFrom = logLines().length;
+    const statuses: number[] = [];
+    for (let i = 0; i < ASSISTANT_LIMIT; i++) {
+      const asked = await fetch(`${url}/assistant?q=${encodeURIComponent(`${QUESTION} ${i}`)}`, { headers: { cookie } });
+      statuses.push(asked.status);
+      await asked.arrayBuffer();
+      if (asked.status === 429) t.ok(Number(asked.headers.get('retry-after')) > 0, 'with Retry-After');
+    }
+    t.same(statuses, [...Array(ASSISTANT_LIMIT - 1).fill(200), 429], `${ASSISTANT_LIMIT} questions in all, then refused`);
+    const steps = servedBy(limitFrom);
+    t.same(new Set(steps.slice(0, -1)), new Set([1, 2]), `the counted questions went to both instances (${steps.join(' ')})`);
   });
 
   await t.test('content imported once is served by every instance', async (t) => {
@@ -185,8 +383,9 @@ t.test('npm run cluster: journeys through nginx with no stickiness, and an insta
       const path = paths[i % paths.length]!;
       // The health checker reloads nginx when the instance goes; its old workers close idle keep-alive
       // connections, and a request already written on one is lost with it. A browser sends such a
-      // request again on a new connection (undici does not): so does this client, once.
-      const status = await fetch(url + path).then((r) => r.status, () => (resent++, fetch(url + path).then((r) => r.status, () => 0)));
+      // request again on a new connection (undici does not, and a second fetch may take another pooled
+      // connection that is closing too): so does this client, once.
+      const status = await fetch(url + path).then((r) => r.status, () => (resent++, getOnNewConnection(url + path)));
       if (status !== 200) failed.push(`${path}: ${status}`);
     }
     t.same(failed, [], `every GET answered 200 (${resent} sent again after a keep-alive connection closed)`);
