@@ -5,6 +5,8 @@
  * `reset` when its answer is abandoned for the passages, then one `answer` with the whole answer).
  * Every question counts against its account's and its network's hourly limits (429 past them, before
  * any retrieval or model call), and model calls at once are bounded per instance (issue 25 item 8).
+ * Passages are published content, read like search from a replica when one is fit (app.dbRead); the
+ * question counters stay on the primary.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';

@@ -211,6 +211,10 @@ t.test('npm run cluster: journeys through nginx with no stickiness, and an insta
     t.notMatch(quiet.body, passwordForm, 'signed in again without the form: the provider knows the browser');
     t.ok(casey.jar.get('sp_session'), 'and the site\'s session is back');
 
+    // The provider's session cookie as it was: sign-out clears it, and a copy kept elsewhere (another
+    // tab's request in flight, a restored browser) must still find the session over.
+    const kept = [...casey.jar].filter(([name]) => name.startsWith('sp_op'));
+    t.ok(kept.some(([name]) => name === 'sp_op'), 'the browser holds the provider\'s session cookie');
     const from = logLines().length;
     const out = casey.take(await fetch(`${url}/auth/logout`, { method: 'POST', headers: { cookie: casey.header(), origin: url }, redirect: 'manual' }));
     t.equal(out.status, 303, 'log out');
@@ -226,8 +230,10 @@ t.test('npm run cluster: journeys through nginx with no stickiness, and an insta
     }
     const after = await fetch(`${url}/auth/account`, { headers: { cookie: casey.header() }, redirect: 'manual' });
     t.not(after.status, 200, 'signed out, the profile page asks to sign in');
-    // A browser that kept the provider's cookie (one cleared on the way may come back from a copy):
-    // the session it names is over in the database, whichever instance is asked.
+    // Cleared by the sign-out (the provider may then hand out a new, empty session of its own).
+    t.not(casey.jar.get('sp_op'), kept.find(([name]) => name === 'sp_op')?.[1], 'the provider\'s session cookie is no longer the signed-in one');
+    // Sent anyway: the session it names is over in the database, whichever instance is asked.
+    for (const [name, value] of kept) casey.jar.set(name, value);
     const asked = await loginAttempt();
     t.match(asked.body, passwordForm, 'a new sign-in asks for the password again');
     const steps = servedBy(from);
