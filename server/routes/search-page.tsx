@@ -46,6 +46,8 @@ export default async function searchPage(app: FastifyInstance, opts: SearchPageO
   const { config } = opts;
 
   const handler = async (request: FastifyRequest<{ Querystring: RawQuery & { exact?: string } }>, reply: FastifyReply) => {
+    // Nothing stored yet: 'no results' would be untrue in a minute.
+    if (app.contentStarting()) return reply.siteStarting();
     const asked = stateFrom(request.query);
     // The page searches for the bounded term, shows it in the box and its links, and says it was cut.
     const bounded = boundQuery(asked.searchTerm);
