@@ -85,7 +85,8 @@ export default async function searchPage(app: FastifyInstance, opts: SearchPageO
       status: failed ? 503 : 200, cache: request.flags.cache(), fragment: region, lifetimeMs: SEARCH_PAGE_LIFETIME_MS,
     });
   };
-  for (const url of ['/search-results', '/search-results/']) app.get(url, { schema: { querystring: QuerySchema } }, handler);
+  // The search waits in the searches' queue (server/plugins/search-gate.ts), not also in the other requests'.
+  for (const url of ['/search-results', '/search-results/']) app.get(url, { schema: { querystring: QuerySchema }, config: { ownQueue: true } }, handler);
 }
 
 /** The search page's sub-header when content gives the search-results page neither a tagline nor a description. */
