@@ -89,7 +89,7 @@ t.test('a search that waits past SEARCH_QUEUE_TIMEOUT_MS is answered 503', async
 // Issue 29 item 4: a flood of distinct searches against a small bound.
 t.test('a flood of distinct searches: the excess is 503 with Retry-After, and cached pages and static files still answer', async (t) => {
   const db = await testDb(t);
-  const app = await build(t, { db, env: { SEARCH_MAX_CONCURRENT: '2', SEARCH_QUEUE_MAX: '4', OVERLOAD_RETRY_AFTER_S: '7' } });
+  const app = await build(t, { db, env: { SEARCH_MAX_CONCURRENT: '2', SEARCH_QUEUE_MAX: '4', SEARCH_QUEUE_TIMEOUT_MS: '600000', OVERLOAD_RETRY_AFTER_S: '7' } });
   const page = await app.inject('/acme-cloud/docs/first-steps');
   t.equal(page.statusCode, 200, 'rendered once: kept by the page cache');
   const stylesheet = /<link rel="stylesheet" href="([^"]+)"/.exec(page.body)?.[1];
