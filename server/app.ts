@@ -40,6 +40,7 @@ import shutdownPlugin from './plugins/shutdown.ts';
 import requestDeadline from './plugins/request-deadline.ts';
 import loadShedding from './plugins/load-shedding.ts';
 import searchGate from './plugins/search-gate.ts';
+import databaseGate from './plugins/database-gate.ts';
 import accessLog from './plugins/access-log.ts';
 import identity from './identity/plugin.ts';
 import support from './support/plugin.ts';
@@ -105,7 +106,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
     if (error instanceof Refusal) return sendRefusal(request, reply, error);
     // The database is away: the last good copy of the page, or 503 with Retry-After (not a 500).
     if (error instanceof DatabaseUnavailableError) return reply.databaseUnavailable(error);
-    // Past a bound on waiting work (SEARCH_MAX_CONCURRENT, SEARCH_QUEUE_*): shed like any overload.
+    // Past a bound on waiting work (SEARCH_MAX_CONCURRENT, SEARCH_QUEUE_*, DB_*): shed like any overload.
     if (error instanceof Overloaded) {
       request.log.warn({ url: request.originalUrl ?? request.url, gate: error.message }, 'overloaded; request shed');
       return reply.overloaded();
@@ -140,6 +141,10 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
     maxHeapUsedMb: config.overloadMaxHeapUsedMb, retryAfterS: config.overloadRetryAfterS, identityUrl: config.identityUrl,
   });
   await fastify.register(searchGate, { max: config.searchMaxConcurrent, queueMax: config.searchQueueMax, timeoutMs: config.searchQueueTimeoutMs });
+  // Other requests that reach the database (pages not in the page cache, …): DB_MAX_CONCURRENT, DB_QUEUE_*.
+  await fastify.register(databaseGate, {
+    max: config.dbMaxConcurrent, queueMax: config.dbQueueMax, timeoutMs: config.dbQueueTimeoutMs, identityUrl: config.identityUrl,
+  });
   await fastify.register(dbPlugin, {
     databaseUrl: config.databaseUrl, dataDir: config.dataDir, readUrls: config.databaseReadUrls, readMaxLagMs: config.databaseReadMaxLagMs,
     readTimeoutMs: config.databaseReadTimeoutMs,

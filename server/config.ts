@@ -41,6 +41,12 @@ export const ConfigSchema = Type.Object({
   searchQueueMax: Type.Integer({ minimum: 0 }),
   /** How long a search waits for a place before it is answered 503 with Retry-After. */
   searchQueueTimeoutMs: Type.Integer({ minimum: 1 }),
+  /** Other requests that reach the database (pages not in the page cache, …) one instance runs at once. */
+  dbMaxConcurrent: Type.Integer({ minimum: 1 }),
+  /** Such requests that may wait for a place; past it, 503 with Retry-After at once. */
+  dbQueueMax: Type.Integer({ minimum: 0 }),
+  /** How long such a request may wait for a place; one that would wait longer gets 503 at once. */
+  dbQueueTimeoutMs: Type.Integer({ minimum: 1 }),
   rateLimitMax: Type.Integer({ minimum: 1 }),
   rateLimitWindow: Type.Integer({ minimum: 1 }),
   /** OpenID Connect issuer to sign in against; unset, Signpost's own embedded provider (server/identity/). */
@@ -236,7 +242,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     overloadRetryAfterS: num(env.OVERLOAD_RETRY_AFTER_S, 10),
     searchMaxConcurrent: num(env.SEARCH_MAX_CONCURRENT, 8),
     searchQueueMax: num(env.SEARCH_QUEUE_MAX, 64),
-    searchQueueTimeoutMs: num(env.SEARCH_QUEUE_TIMEOUT_MS, 2000),
+    searchQueueTimeoutMs: num(env.SEARCH_QUEUE_TIMEOUT_MS, 500),
+    dbMaxConcurrent: num(env.DB_MAX_CONCURRENT, 16),
+    dbQueueMax: num(env.DB_QUEUE_MAX, 256),
+    dbQueueTimeoutMs: num(env.DB_QUEUE_TIMEOUT_MS, 1000),
     rateLimitMax: env.RATE_LIMIT_MAX ? Number(env.RATE_LIMIT_MAX) : 30,
     rateLimitWindow: env.RATE_LIMIT_WINDOW ? Number(env.RATE_LIMIT_WINDOW) : 60,
     oidcIssuer: env.OIDC_ISSUER ? env.OIDC_ISSUER.replace(/\/+$/, '') : undefined,
@@ -303,7 +312,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       shutdownTimeoutMs: 'SHUTDOWN_TIMEOUT_MS', requestTimeoutMs: 'REQUEST_TIMEOUT_MS', overloadMaxEventLoopDelayMs: 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS',
       overloadMaxEventLoopUtilization: 'OVERLOAD_MAX_EVENT_LOOP_UTILIZATION', overloadMaxHeapUsedMb: 'OVERLOAD_MAX_HEAP_USED_MB',
       overloadRetryAfterS: 'OVERLOAD_RETRY_AFTER_S', searchMaxConcurrent: 'SEARCH_MAX_CONCURRENT', searchQueueMax: 'SEARCH_QUEUE_MAX',
-      searchQueueTimeoutMs: 'SEARCH_QUEUE_TIMEOUT_MS',
+      searchQueueTimeoutMs: 'SEARCH_QUEUE_TIMEOUT_MS', dbMaxConcurrent: 'DB_MAX_CONCURRENT', dbQueueMax: 'DB_QUEUE_MAX',
+      dbQueueTimeoutMs: 'DB_QUEUE_TIMEOUT_MS',
       rateLimitMax: 'RATE_LIMIT_MAX', rateLimitWindow: 'RATE_LIMIT_WINDOW',
       oidcIssuer: 'OIDC_ISSUER', oidcClientId: 'OIDC_CLIENT_ID', oidcClientSecret: 'OIDC_CLIENT_SECRET', oidcScopes: 'OIDC_SCOPES',
       oidcEditorClaim: 'OIDC_EDITOR_CLAIM', oidcPartnerClaim: 'OIDC_PARTNER_CLAIM', oidcGroupsClaim: 'OIDC_GROUPS_CLAIM',

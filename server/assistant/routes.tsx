@@ -102,7 +102,8 @@ export default async function assistantRoutes(app: FastifyInstance, opts: { conf
 
   /** The page (`path`) and its stream (`path/stream`) of one way in: the assistant, or the results' summary. */
   const routes = (path: string, title: 'title' | 'summaryTitle', access: (request: AskRequest) => Promise<AssistantAccess>) => {
-    app.get<{ Querystring: AskQuery }>(path, { schema: { querystring: QuerySchema } }, async (request, reply) => {
+    // Its retrieval waits in the searches' queue and its model calls in the model's (AI_MAX_CONCURRENT).
+    app.get<{ Querystring: AskQuery }>(path, { schema: { querystring: QuerySchema }, config: { ownQueue: true } }, async (request, reply) => {
       if (!(await admit(request, reply, await access(request), path))) return reply;
       const question = (request.query.q ?? '').trim();
       const lang = assistantLanguage(request.query.lang);
@@ -130,7 +131,7 @@ export default async function assistantRoutes(app: FastifyInstance, opts: { conf
         { status: wait !== undefined ? 429 : error ? 503 : 200, cache: 'private' });
     });
 
-    app.get<{ Querystring: AskQuery }>(`${path}/stream`, { schema: { querystring: QuerySchema } }, async (request, reply) => {
+    app.get<{ Querystring: AskQuery }>(`${path}/stream`, { schema: { querystring: QuerySchema }, config: { ownQueue: true } }, async (request, reply) => {
       if (!(await admit(request, reply, await access(request), path))) return reply;
       const question = (request.query.q ?? '').trim();
       const lang = assistantLanguage(request.query.lang);

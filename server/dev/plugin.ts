@@ -136,7 +136,8 @@ export default fp<DevOptions>(async (app, opts) => {
     reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-store').send(CLIENT_JS));
   app.get('/__dev/overlay.css', async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('cache-control', 'no-store').send(OVERLAY_CSS));
-  app.get('/__dev/events', (request, reply) => {
+  // A stream of reload notices, open as long as the tab is: no database work, never shed or queued.
+  app.get('/__dev/events', { config: { exemptFromShedding: true } }, (request, reply) => {
     reply.hijack();
     reply.raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
     reply.raw.write(`retry: 500\nevent: state\ndata: ${status.state}\n\n`);

@@ -1,8 +1,10 @@
 /**
  * A bound on how much of one kind of work runs at once in this instance, and on how much may wait
- * for it: the queue in front of the database (searches) and in front of the model (assistant). Past
- * the bound a caller is told at once (`Overloaded`), rather than waiting behind work it cannot
- * overtake; a waiter that has waited `timeoutMs` is told the same.
+ * for it: the queues in front of the database (searches, other requests that reach it) and in front of
+ * the model (assistant). Past the bound a caller is told at once (`Overloaded`), rather than waiting
+ * behind work it cannot overtake: when the queue is full, or when the work ahead of it would, at the
+ * pace work has been finishing, keep it waiting longer than `timeoutMs`. A waiter that has still
+ * waited `timeoutMs` (the pace slowed) is told the same.
  */
 export class Overloaded extends Error {
   override name = 'Overloaded';
@@ -18,9 +20,12 @@ export interface GateOptions {
   max: number;
   /** Callers that may wait for a free place; 0: none waits. */
   queueMax: number;
-  /** How long a caller waits for a place before it is told the instance is overloaded. */
+  /** How long a caller may wait for a place: one that would wait longer is told at once. */
   timeoutMs: number;
 }
+
+/** Weight of the latest finished piece of work in the running mean of how long a place is held. */
+const PACE_WEIGHT = 0.1;
 
 interface Waiter {
   resolve: (release: () => void) => void;
@@ -32,6 +37,8 @@ export class Gate {
   private readonly waiting: Waiter[] = [];
   /** Callers refused since the start (a full queue or a wait past the limit). */
   refused = 0;
+  /** Running mean of how long a place is held (ms); 0 until a piece of work has finished. */
+  private heldMs = 0;
 
   constructor(readonly name: string, readonly options: GateOptions) {}
 
@@ -45,6 +52,13 @@ export class Gate {
     return this.waiting.length;
   }
 
+  /** How long a caller arriving now would wait for a place, at the pace work has been finishing. */
+  get expectedWaitMs(): number {
+    if (this.running < this.options.max) return 0;
+    // Places free up `max` at a time, every `heldMs`: the caller's turn comes after the ones ahead of it.
+    return Math.ceil((this.waiting.length + 1) / this.options.max) * this.heldMs;
+  }
+
   /** A place now, or undefined when every place is taken (nothing waits). */
   tryAcquire(): (() => void) | undefined {
     if (this.running >= this.options.max) return undefined;
@@ -52,11 +66,14 @@ export class Gate {
     return this.releaser();
   }
 
-  /** A place, now or once one frees up; `Overloaded` when the queue is full or the wait too long. */
+  /**
+   * A place, now or once one frees up; `Overloaded` at once when the queue is full or the expected
+   * wait is past `timeoutMs`, and after `timeoutMs` of waiting otherwise.
+   */
   acquire(): Promise<() => void> {
     const now = this.tryAcquire();
     if (now) return Promise.resolve(now);
-    if (this.waiting.length >= this.options.queueMax) {
+    if (this.waiting.length >= this.options.queueMax || this.expectedWaitMs > this.options.timeoutMs) {
       this.refused += 1;
       return Promise.reject(new Overloaded(this.name));
     }
@@ -86,9 +103,12 @@ export class Gate {
 
   private releaser(): () => void {
     let released = false;
+    const since = performance.now();
     return () => {
       if (released) return;
       released = true;
+      const held = performance.now() - since;
+      this.heldMs = this.heldMs === 0 ? held : this.heldMs + PACE_WEIGHT * (held - this.heldMs);
       // The place goes straight to the longest waiter, so nobody arriving later overtakes it.
       const next = this.waiting.shift();
       if (next) {

@@ -13,7 +13,10 @@ declare module 'fastify' {
     contentReady: Promise<void>;
     /** True once content is stored (readiness, DESIGN "Running safely"). */
     contentLoaded(): Promise<boolean>;
-    /** True while the first import of a site with nothing stored yet runs: pages say it is starting. */
+    /**
+     * True while a new site has nothing stored yet: its first import runs, here or in another instance
+     * (IMPORT_ON_START=false against a shared database). Pages say it is starting.
+     */
     contentStarting(): boolean;
     /**
      * False while the content-change listener is away (PostgreSQL only): an import made elsewhere may
@@ -40,9 +43,16 @@ export default fp<ContentPluginOptions>(async (app, opts) => {
   const store = new ContentStore(app.db, app.dbRead);
   app.decorate('content', store);
 
+  // Known without a query per request: nothing was stored when the server started, and no import has
+  // committed since (its NOTIFY, or the import at start settling). Decided in onReady, before listening.
+  let starting = false;
+  app.decorate('contentStarting', () => starting);
+
   let heard = true;
   app.decorate('contentChangesHeard', () => heard);
   const unlisten = await app.db.listen(CONTENT_CHANNEL, () => {
+    // An import committed, here or elsewhere: the site has content from now on.
+    starting = false;
     store.invalidate();
     app.log.info('content changed; caches dropped');
   }, {
@@ -53,6 +63,8 @@ export default fp<ContentPluginOptions>(async (app, opts) => {
     // A NOTIFY may have been sent while the listener was away: drop the caches once.
     onReconnect: () => {
       heard = true;
+      // A NOTIFY missed while away may have been the first import's; readiness asks the database.
+      if (starting) void app.contentLoaded().catch(() => undefined);
       store.invalidate();
       app.log.info('content change listener reconnected; caches dropped');
     },
@@ -68,7 +80,10 @@ export default fp<ContentPluginOptions>(async (app, opts) => {
     const run = queue.then(async () => {
       const result = await importContent(app.db, dir, { ...options, signal: stop.signal });
       for (const warning of result.warnings) app.log.warn({ problem: formatProblem(warning) }, 'content warning');
-      if (result.imported) store.invalidate();
+      if (result.imported) {
+        starting = false;
+        store.invalidate();
+      }
       return result;
     });
     queue = run.catch(() => undefined);
@@ -77,22 +92,22 @@ export default fp<ContentPluginOptions>(async (app, opts) => {
   app.decorate('importContentTree', importTree);
 
   let loaded = false;
-  app.decorate('contentLoaded', async () => (loaded ||= await store.hasContent()));
+  app.decorate('contentLoaded', async () => {
+    loaded ||= await store.hasContent();
+    if (loaded) starting = false;
+    return loaded;
+  });
 
   let settle!: { resolve: () => void; reject: (error: Error) => void };
   const ready = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
   ready.catch(() => undefined); // handled by whoever awaits it (server/main.ts); never unhandled
   app.decorate('contentReady', ready);
 
-  // Known without a query per request: nothing was stored when the import at start began, and it runs.
-  // Decided in onReady, so before the server listens.
-  let starting = false;
-  app.decorate('contentStarting', () => starting);
-
   const importAtStart = async () => {
     try {
       const result = await importTree(opts.contentDir);
       loaded = true;
+      starting = false;
       app.log.info({ dir: opts.contentDir, imported: result.imported, entries: result.entries, pages: result.routes,
         ms: Math.round(result.ms.total) }, result.imported ? 'content imported' : 'content unchanged');
     } catch (error) {
@@ -104,16 +119,15 @@ export default fp<ContentPluginOptions>(async (app, opts) => {
       } else {
         throw new Error(`The content tree in ${opts.contentDir} has ${error.problems.length} problem(s) and no content is stored yet:\n${error.message}`);
       }
-    } finally {
-      starting = false;
     }
   };
 
   // Started once everything is registered, and not awaited: plugin start-up stays independent of the
   // size of the tree (a large tree used to exceed Fastify's plugin timeout).
   app.addHook('onReady', async () => {
+    // A database that does not answer yet is not a new site: pages then say the database is away.
+    starting = !(await app.contentLoaded().catch(() => true));
     if (!opts.importOnStart) return settle.resolve();
-    starting = !(await store.hasContent());
     importAtStart().then(settle.resolve, settle.reject);
   });
   app.addHook('onClose', async () => {

@@ -17,6 +17,11 @@ declare module 'fastify' {
      * server is overloaded, whatever the method.
      */
     expensive?: boolean;
+    /**
+     * The route's database work waits in a queue of its own (searches: SEARCH_MAX_CONCURRENT), not also
+     * in the one for other requests (DB_MAX_CONCURRENT, server/plugins/database-gate.ts).
+     */
+    ownQueue?: boolean;
   }
 }
 
@@ -39,9 +44,9 @@ export interface LoadSheddingOptions {
  * half-way, on a 503 page); 'now': new expensive work; 'if-uncached': a page, answered from the page
  * cache if a copy is kept (that costs next to nothing) and shed only when it would be rendered.
  */
-type Policy = 'never' | 'now' | 'if-uncached';
+export type Policy = 'never' | 'now' | 'if-uncached';
 
-function policyOf(request: FastifyRequest, identityUrl: string): Policy {
+export function policyOf(request: FastifyRequest, identityUrl: string): Policy {
   const config = request.routeOptions.config;
   if (config.exemptFromShedding) return 'never';
   if (config.expensive) return 'now';

@@ -17,6 +17,8 @@ export default async function searchApi(app: FastifyInstance) {
       response: { 200: SearchResponseSchema },
     },
   }, async (request, reply) => {
+    // Nothing stored yet: an empty result would be untrue in a minute.
+    if (app.contentStarting()) return reply.siteStarting();
     // The schema bounds the characters; the words are counted here, with the same kind of answer.
     const problem = queryProblem(request.body.query);
     if (problem) throw Object.assign(new Error(problem), { statusCode: 400, code: 'FST_ERR_VALIDATION' });

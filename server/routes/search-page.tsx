@@ -46,6 +46,8 @@ export default async function searchPage(app: FastifyInstance, opts: SearchPageO
   const { config } = opts;
 
   const handler = async (request: FastifyRequest<{ Querystring: RawQuery & { exact?: string } }>, reply: FastifyReply) => {
+    // Nothing stored yet: 'no results' would be untrue in a minute.
+    if (app.contentStarting()) return reply.siteStarting();
     const asked = stateFrom(request.query);
     // The page searches for the bounded term, shows it in the box and its links, and says it was cut.
     const bounded = boundQuery(asked.searchTerm);
@@ -83,7 +85,8 @@ export default async function searchPage(app: FastifyInstance, opts: SearchPageO
       status: failed ? 503 : 200, cache: request.flags.cache(), fragment: region, lifetimeMs: SEARCH_PAGE_LIFETIME_MS,
     });
   };
-  for (const url of ['/search-results', '/search-results/']) app.get(url, { schema: { querystring: QuerySchema } }, handler);
+  // The search waits in the searches' queue (server/plugins/search-gate.ts), not also in the other requests'.
+  for (const url of ['/search-results', '/search-results/']) app.get(url, { schema: { querystring: QuerySchema }, config: { ownQueue: true } }, handler);
 }
 
 /** The search page's sub-header when content gives the search-results page neither a tagline nor a description. */

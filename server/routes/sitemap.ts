@@ -18,7 +18,8 @@ export default async function sitemap(app: FastifyInstance, opts: { publicUrl: s
     });
     return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
   };
-  app.get('/sitemap.xml', async (_request, reply) => reply
+  // Nothing stored yet: an empty sitemap, kept by a crawler for minutes, would say the site has no pages.
+  app.get('/sitemap.xml', async (_request, reply) => app.contentStarting() ? reply.siteStarting() : reply
     .type('application/xml; charset=utf-8')
     .header('cache-control', 'public, max-age=300')
     .send(await app.content.memo('sitemap', build)));

@@ -85,3 +85,31 @@ t.test('a search that waits past SEARCH_QUEUE_TIMEOUT_MS is answered 503', async
   await held;
   t.equal((await search(app, 'first steps')).statusCode, 200);
 });
+
+// Issue 29 item 4: a flood of distinct searches against a small bound.
+t.test('a flood of distinct searches: the excess is 503 with Retry-After, and cached pages and static files still answer', async (t) => {
+  const db = await testDb(t);
+  const app = await build(t, { db, env: { SEARCH_MAX_CONCURRENT: '2', SEARCH_QUEUE_MAX: '4', SEARCH_QUEUE_TIMEOUT_MS: '600000', OVERLOAD_RETRY_AFTER_S: '7' } });
+  const page = await app.inject('/acme-cloud/docs/first-steps');
+  t.equal(page.statusCode, 200, 'rendered once: kept by the page cache');
+  const stylesheet = /<link rel="stylesheet" href="([^"]+)"/.exec(page.body)?.[1];
+  t.ok(stylesheet, 'the page links its stylesheet');
+
+  // The database answers nothing until released: the flood is all there at once.
+  const hold = await holdSearches(db);
+  const flood = Array.from({ length: 60 }, (_, i) => search(app, `flood ${i} widget`));
+  await until(() => app.searchGate.active === 2 && app.searchGate.queued === 4);
+  t.equal((await app.inject('/acme-cloud/docs/first-steps')).statusCode, 200, 'a cached page answers during the flood');
+  t.equal((await app.inject(stylesheet!)).statusCode, 200, 'a static file answers during the flood');
+  t.equal((await app.inject('/healthz')).statusCode, 200, 'liveness answers');
+  await hold.release();
+
+  const answers = await Promise.all(flood);
+  const statuses = answers.map((res) => res.statusCode);
+  t.same([...new Set(statuses)].filter((s) => s !== 200 && s !== 503), [], 'no answer other than 200 or 503');
+  const shed = answers.filter((res) => res.statusCode === 503);
+  t.ok(shed.length >= 54, `the excess is shed (${shed.length} of 60)`);
+  t.ok(shed.every((res) => res.headers['retry-after'] === '7' && res.json().error === 'OVERLOADED'), 'each with Retry-After and a clear body');
+  // PostgreSQL's statement time limit counts the wait for the lock: there a held search may be shed too.
+  if (db.engine === 'pglite') t.equal(statuses.filter((s) => s === 200).length, 6, 'the searches admitted (running and queued) are served');
+});

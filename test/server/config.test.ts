@@ -20,11 +20,12 @@ t.test('bad values are refused naming the variable', async (t) => {
   }
   t.doesNotThrow(() => loadConfig({ CONTENT_FILE_MAX_BYTES: '2048' }));
   t.throws(() => loadConfig({ LOG_LEVEL: 'loud' }), { message: /LOG_LEVEL/ });
-  for (const name of ['SEARCH_MAX_CONCURRENT', 'SEARCH_QUEUE_TIMEOUT_MS', 'AI_MAX_CONCURRENT', 'ASSISTANT_RATE_LIMIT', 'ASSISTANT_NETWORK_RATE_LIMIT']) {
+  for (const name of ['SEARCH_MAX_CONCURRENT', 'SEARCH_QUEUE_TIMEOUT_MS', 'DB_MAX_CONCURRENT', 'DB_QUEUE_TIMEOUT_MS', 'AI_MAX_CONCURRENT', 'ASSISTANT_RATE_LIMIT', 'ASSISTANT_NETWORK_RATE_LIMIT']) {
     t.throws(() => loadConfig({ [name]: '0' }), { message: new RegExp(`${name}: `) });
     t.throws(() => loadConfig({ [name]: 'many' }), { message: new RegExp(`${name}: `) });
   }
   t.throws(() => loadConfig({ SEARCH_QUEUE_MAX: '-1' }), { message: /SEARCH_QUEUE_MAX: / });
+  t.throws(() => loadConfig({ DB_QUEUE_MAX: '-1' }), { message: /DB_QUEUE_MAX: / });
   const client = { client_id: 'signpost-b', client_secret: 'signpost-b-secret-0123', redirect_uris: ['https://help-b.example.test/auth/callback'] };
   for (const name of [42, '', 'x'.repeat(101)]) {
     t.throws(() => loadConfig({ OIDC_PROVIDER_CLIENTS: JSON.stringify([{ ...client, client_name: name }]) }), { message: /OIDC_PROVIDER_CLIENTS: / }, `client_name ${JSON.stringify(name).slice(0, 12)} refused`);
