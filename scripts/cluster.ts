@@ -21,7 +21,6 @@ import { chmodSync, chownSync, closeSync, copyFileSync, existsSync, mkdirSync, o
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 
@@ -283,7 +282,7 @@ function postgresArgs(dataDir: string, port: number, socketDir: string): string[
 
 // ---- nginx ------------------------------------------------------------------------------------------
 
-function upstreamFile(instances: Instance[]): string {
+export function upstreamFile(instances: Instance[]): string {
   // Fail open: with no instance ready, every one stays listed and nginx's own retries decide.
   const anyReady = instances.some((i) => i.ready);
   return [
@@ -331,7 +330,7 @@ function writeAtomic(path: string, text: string) {
 
 // ---- the cluster -----------------------------------------------------------------------------------
 
-interface Instance {
+export interface Instance {
   index: number;
   port: number;
   child?: ChildProcess | undefined;
@@ -770,5 +769,6 @@ async function main() {
   }
 }
 
-// Run as a command (npm run cluster), not when a benchmark imports the class.
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
+// Run as a command (npm run cluster, or the tests' bundle of it), not when a benchmark or test imports
+// the class. By the file's name: the tests' bundle keeps the source's import.meta.url.
+if (/[\\/]cluster\.[cm]?[jt]s$/.test(process.argv[1] ?? '')) await main();

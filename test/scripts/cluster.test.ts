@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { entryArgs, freePort, ROOT } from '../helpers/server-process.ts';
 import { fetchSend, signInCookie } from '../../scripts/sign-in-flow.ts';
+import { upstreamFile } from '../../scripts/cluster.ts';
 
 /**
  * `npm run cluster` (issue 28, "no stickiness"): two instances of the production build behind nginx on a
@@ -47,6 +48,20 @@ function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<stri
     child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(' ')} exited ${code}:\n${out}`))));
   });
 }
+
+t.test('the upstream file: an instance failing /readyz or drained on purpose is down, and none ready leaves the rest listed', async (t) => {
+  const servers = (text: string) => text.split('\n').filter((l) => l.startsWith('server '));
+  const instance = (index: number, ready: boolean, drained?: boolean) => ({ index, port: 3000 + index, ready, restarts: 0, ...(drained ? { drained } : {}) });
+  t.same(servers(upstreamFile([instance(1, true), instance(2, false), instance(3, true, true)])), [
+    'server 127.0.0.1:3001 max_fails=1 fail_timeout=5s;',
+    'server 127.0.0.1:3002 max_fails=1 fail_timeout=5s down;',
+    'server 127.0.0.1:3003 max_fails=1 fail_timeout=5s down;',
+  ], 'a benchmark\'s fewer instances and a rolling restart take an instance out whatever its /readyz says');
+  t.same(servers(upstreamFile([instance(1, false), instance(2, false, true)])), [
+    'server 127.0.0.1:3001 max_fails=1 fail_timeout=5s;',
+    'server 127.0.0.1:3002 max_fails=1 fail_timeout=5s down;',
+  ], 'fail open for the instances not drained: with none ready, nginx\'s own retries decide');
+});
 
 t.test('npm run cluster: journeys through nginx with no stickiness, and an instance killed', { skip }, async (t) => {
   await run(['scripts/build.mjs']);
