@@ -18,6 +18,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { chmod, cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
+import { get as httpGet } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -41,7 +42,7 @@ const TOPIC_FILE = 'topics/tracklight-cloud/save-and-share-a-filter.md';
 /** A browser's: some user agents are bots, whose analytics are not counted. */
 const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 /** What a 5xx body must never show: a driver's error, an address, a stack. */
-const INTERNALS = /ECONNREFUSED|ECONNRESET|postgres|pg_|sqlstate|127\.0\.0\.1:\d+|\bat \S+ \(|password|terminating connection/i;
+const INTERNALS = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|sqlstate|terminating connection|connection terminated|the database system is|postgres(?:ql)?:\/\/|127\.0\.0\.1:\d+|\n\s+at \S+ \(/i;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const load1 = () => `load ${loadavg()[0]?.toFixed(1)}`;
@@ -164,15 +165,17 @@ interface Outcomes {
 function readers(url: string, n = READERS) {
   const out: Outcomes = { statuses: new Map(), resent: 0, failed: 0, total: 0, bodies: [] };
   let running = true;
-  const get = (path: string) => fetch(url + path, { redirect: 'manual', headers: { 'user-agent': USER_AGENT }, signal: AbortSignal.timeout(60_000) });
+  const get = (path: string) => fetch(url + path, { redirect: 'manual', headers: { 'user-agent': USER_AGENT }, signal: AbortSignal.timeout(60_000) })
+    .then(async (res) => ({ status: res.status, body: await res.text() }));
   const loops = Array.from({ length: n }, async (_, w) => {
     for (let i = w; running; i += n) {
       const path = mixPath(i);
       let status: number | string;
       try {
-        const res = await get(path).catch(() => (out.resent++, get(path)));
+        // Sent again on a new connection: the pool's other idle ones may be closing too (a reload).
+        const res = await get(path).catch(() => (out.resent++, getOnNewConnection(url + path)));
         status = res.status;
-        const body = await res.text();
+        const body = res.body;
         if (status >= 500 && out.bodies.length < 200) out.bodies.push(`${status} ${body}`);
       } catch (error) {
         status = `error (${((error as Error).cause as Error | undefined)?.message ?? (error as Error).message})`;
@@ -185,7 +188,18 @@ function readers(url: string, n = READERS) {
   return { out, stop: async () => { running = false; await Promise.all(loops); return out; } };
 }
 
-const outcomeLine = (o: Outcomes) => `${o.total} requests, failed ${o.failed} (${counts(o.statuses)}; ${o.resent} sent again after a closed keep-alive connection)`;
+/** A GET on a connection of its own, as a browser sends again a request lost with a keep-alive connection. */
+function getOnNewConnection(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((done, fail) => {
+    const request = httpGet(url, { agent: false, headers: { 'user-agent': USER_AGENT }, timeout: 60_000 }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (d: string) => (body += d)).on('end', () => done({ status: res.statusCode ?? 0, body })).on('error', fail);
+    });
+    request.on('error', fail).on('timeout', () => request.destroy(new Error('timed out')));
+  });
+}
+
+const outcomeLine = (o: Outcomes) => `${o.total} requests, failed ${o.failed} (${counts(o.statuses)}; ${o.resent} sent again on a new connection after a keep-alive one closed)`;
 
 // ---- the scenarios --------------------------------------------------------------------------------------
 
@@ -416,12 +430,12 @@ async function primaryRestart(cluster: Cluster, url: string) {
   const restarts = cluster.processes().instances.length;
 
   const writers = [feedback, support, analytics];
-  const leaks = [...o.bodies, ...writers.flatMap((w) => w.bodies)].filter((b) => INTERNALS.test(b));
+  const leaks = [...o.bodies, ...writers.flatMap((w) => w.bodies)].flatMap((b) => INTERNALS.exec(b)?.[0] ?? []);
   const other5xx = [...o.statuses, ...writers.flatMap((w) => [...w.statuses])].filter(([s]) => typeof s === 'number' && s >= 500 && s !== 503);
   const all503 = (o.statuses.get(503) ?? 0) + writers.reduce((n, w) => n + (w.statuses.get(503) ?? 0), 0);
   say(`  primary down for ${secs(upAt - downAt)} (fast shutdown to taking connections); first 200 of an uncached results page ${Number.isNaN(firstOk) ? 'not within 120 s' : `${Math.round(firstOk)} ms`} after it was back, with no instance restarted (${load1()})`);
   say(`  readers: ${outcomeLine(o)}`);
-  say(`  readers and writers: 503s ${all503}, other 5xx ${other5xx.length ? counts(new Map(other5xx)) : 'none'}; 5xx bodies showing internals ${leaks.length}${leaks[0] ? ` (e.g. ${leaks[0].slice(0, 200)})` : ''}`);
+  say(`  readers and writers: 503s ${all503}, other 5xx ${other5xx.length ? counts(new Map(other5xx)) : 'none'}; 5xx bodies showing internals ${leaks.length}${leaks.length ? ` (${[...new Set(leaks)].join(', ')})` : ''}`);
 
   // Acknowledged writes, looked up on the primary. Analytics batches are buffered by each instance and
   // written every few seconds: given time to reach the database.
