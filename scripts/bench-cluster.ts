@@ -81,13 +81,14 @@ function tree(table: Map<number, Proc>, root: number | undefined): number[] {
   return found;
 }
 
-type Tiers = { instances: number[]; postgres: number[]; nginx: number[] };
+type Tiers = { instances: number[]; primary: number[]; replica: number[]; nginx: number[] };
 
 function tierRoots(cluster: Cluster): Tiers {
   const p = cluster.processes();
   return {
     instances: p.instances.flatMap((i) => (i.pid ? [i.pid] : [])),
-    postgres: [p.primary, p.replica].filter((x): x is number => !!x),
+    primary: p.primary ? [p.primary] : [],
+    replica: p.replica ? [p.replica] : [],
     nginx: p.nginx ? [p.nginx] : [],
   };
 }
@@ -96,7 +97,7 @@ function tierRoots(cluster: Cluster): Tiers {
 function cpuSeconds(roots: Tiers): Record<keyof Tiers, number> {
   const table = processTable();
   const sum = (list: number[]) => list.flatMap((r) => tree(table, r)).reduce((s, pid) => s + (table.get(pid)?.ticks ?? 0), 0) / CLOCK_TICKS;
-  return { instances: sum(roots.instances), postgres: sum(roots.postgres), nginx: sum(roots.nginx) };
+  return { instances: sum(roots.instances), primary: sum(roots.primary), replica: sum(roots.replica), nginx: sum(roots.nginx) };
 }
 
 /** Proportional set size (shared pages split among their users, so a tier's processes add up) in MB. */
@@ -221,14 +222,14 @@ async function throughput(cluster: Cluster, url: string) {
       const result = await mixLoad(url, SECONDS);
       const wall = (performance.now() - started) / 1000;
       const after = cpuSeconds(roots);
-      const cpu = { instances: (after.instances - before.instances) / wall, postgres: (after.postgres - before.postgres) / wall, nginx: (after.nginx - before.nginx) / wall };
+      const cpu = Object.fromEntries((Object.keys(after) as (keyof Tiers)[]).map((k) => [k, (after[k] - before[k]) / wall])) as Record<keyof Tiers, number>;
       const list = results.get(n) ?? [];
       list.push({ load: result, cpu, avg: loadavg()[0] ?? 0 });
       results.set(n, list);
     }
   }
   await setRotation(3);
-  say('instances   req/s  ratio  per instance  p50 ms  p97.5 ms  non-2xx   CPU cores used: instances  postgres  nginx   req/s per instance core   load avg');
+  say('instances   req/s  ratio  per instance  p50 ms  p97.5 ms  non-2xx   CPU cores used: instances  primary  replica  nginx   req/s per instance core   load avg');
   const base = median((results.get(1) ?? []).map((x) => x.load.rps));
   const perCore: number[] = [];
   for (const [n, list] of results) {
@@ -236,11 +237,11 @@ async function throughput(cluster: Cluster, url: string) {
     const instCpu = median(list.map((x) => x.cpu.instances));
     perCore.push(...list.map((x) => x.load.rps / Math.max(0.01, x.cpu.instances)));
     say(`${String(n).padStart(9)} ${rps.toFixed(0).padStart(7)} ${(rps / base).toFixed(2).padStart(5)}x ${(rps / n).toFixed(0).padStart(13)} ${median(list.map((x) => x.load.p50)).toFixed(0).padStart(7)} ${median(list.map((x) => x.load.p95)).toFixed(0).padStart(9)}` +
-      ` ${String(list.reduce((s, x) => s + x.load.non2xx, 0)).padStart(8)}   ${instCpu.toFixed(2).padStart(25)} ${median(list.map((x) => x.cpu.postgres)).toFixed(2).padStart(9)} ${median(list.map((x) => x.cpu.nginx)).toFixed(2).padStart(6)}` +
+      ` ${String(list.reduce((s, x) => s + x.load.non2xx, 0)).padStart(8)}   ${instCpu.toFixed(2).padStart(25)} ${median(list.map((x) => x.cpu.primary)).toFixed(2).padStart(8)} ${median(list.map((x) => x.cpu.replica)).toFixed(2).padStart(8)} ${median(list.map((x) => x.cpu.nginx)).toFixed(2).padStart(6)}` +
       `   ${median(list.map((x) => x.load.rps / Math.max(0.01, x.cpu.instances))).toFixed(0).padStart(23)}   ${median(list.map((x) => x.avg)).toFixed(1).padStart(8)}`);
   }
-  const pgPerReq = median([...results.values()].flat().map((x) => x.cpu.postgres / Math.max(1, x.load.rps)));
-  say(`per instance: ${median(perCore).toFixed(0)} req/s of this mix for each CPU core an instance uses (${(1000 / median(perCore)).toFixed(1)} ms of instance CPU a request); PostgreSQL ${(pgPerReq * 1000).toFixed(2)} ms of CPU a request`);
+  const perReq = (tier: keyof Tiers) => (median([...results.values()].flat().map((x) => x.cpu[tier] / Math.max(1, x.load.rps))) * 1000).toFixed(2);
+  say(`per instance: ${median(perCore).toFixed(0)} req/s of this mix for each CPU core an instance uses (${(1000 / median(perCore)).toFixed(1)} ms of instance CPU a request); the primary ${perReq('primary')} ms and the replica ${perReq('replica')} ms of CPU a request`);
   say(`(this machine has ${(await import('node:os')).cpus().length} cores shared with the load generator: the ratio is bounded by them)`);
 
   const p = cluster.processes();
@@ -508,7 +509,10 @@ const onSignal = () => {
   if (interrupted) return;
   interrupted = true;
   say('\nstopping the cluster');
-  void cluster.stop().then(() => process.exit(130));
+  void cluster.stop().then(async () => {
+    if (!keptDir) await rm(dir, { recursive: true, force: true });
+    process.exit(130);
+  });
 };
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
