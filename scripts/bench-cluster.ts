@@ -431,7 +431,8 @@ async function primaryRestart(cluster: Cluster, url: string) {
   const restarts = cluster.processes().instances.length;
 
   const writers = [feedback, support, analytics];
-  const leaks = [...o.bodies, ...writers.flatMap((w) => w.bodies)].flatMap((b) => INTERNALS.exec(b)?.[0] ?? []);
+  // The site's own address (nginx's, here on 127.0.0.1) is in every page: not an internal.
+  const leaks = [...o.bodies, ...writers.flatMap((w) => w.bodies)].flatMap((b) => INTERNALS.exec(b.replaceAll(url, ''))?.[0] ?? []);
   const other5xx = [...o.statuses, ...writers.flatMap((w) => [...w.statuses])].filter(([s]) => typeof s === 'number' && s >= 500 && s !== 503);
   const all503 = (o.statuses.get(503) ?? 0) + writers.reduce((n, w) => n + (w.statuses.get(503) ?? 0), 0);
   say(`  primary down for ${secs(upAt - downAt)} (fast shutdown to taking connections); first 200 of an uncached results page ${Number.isNaN(firstOk) ? 'not within 120 s' : `${Math.round(firstOk)} ms`} after it was back, with no instance restarted (${load1()})`);
