@@ -18,14 +18,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { chmod, cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
-import { get as httpGet } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type autocannon from 'autocannon';
 import pg from 'pg';
 import { Cluster, parseOptions } from './cluster.ts';
-import { freePort, load, median, option, type Load } from './bench-http.ts';
+import { freePort, getOnNewConnection, load, median, option, type Load } from './bench-http.ts';
 import { CONTENT_CHANNEL } from '../server/content/import.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -174,7 +173,7 @@ function readers(url: string, n = READERS) {
       let status: number | string;
       try {
         // Sent again on a new connection: the pool's other idle ones may be closing too (a reload).
-        const res = await get(path).catch(() => (out.resent++, getOnNewConnection(url + path)));
+        const res = await get(path).catch(() => (out.resent++, getOnNewConnection(url + path, { 'user-agent': USER_AGENT })));
         status = res.status;
         const body = res.body;
         if (status >= 500 && out.bodies.length < 200) out.bodies.push(`${status} ${body}`);
@@ -187,17 +186,6 @@ function readers(url: string, n = READERS) {
     }
   });
   return { out, stop: async () => { running = false; await Promise.all(loops); return out; } };
-}
-
-/** A GET on a connection of its own, as a browser sends again a request lost with a keep-alive connection. */
-function getOnNewConnection(url: string): Promise<{ status: number; body: string }> {
-  return new Promise((done, fail) => {
-    const request = httpGet(url, { agent: false, headers: { 'user-agent': USER_AGENT }, timeout: 60_000 }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (d: string) => (body += d)).on('end', () => done({ status: res.statusCode ?? 0, body })).on('error', fail);
-    });
-    request.on('error', fail).on('timeout', () => request.destroy(new Error('timed out')));
-  });
 }
 
 const outcomeLine = (o: Outcomes) => `${o.total} requests, failed ${o.failed} (${counts(o.statuses)}; ${o.resent} sent again on a new connection after a keep-alive one closed)`;

@@ -1,3 +1,4 @@
+import { get as httpGet } from 'node:http';
 import { createServer } from 'node:net';
 import autocannon from 'autocannon';
 
@@ -63,5 +64,19 @@ export function load(url: string, options: { seconds: number; connections?: numb
       if (error) return reject(error);
       done({ rps: result.requests.average, p50: result.latency.p50, p95: result.latency.p97_5, non2xx: result.non2xx + result.errors });
     });
+  });
+}
+
+/**
+ * A GET on a connection of its own, as a browser sends again a request lost with a keep-alive connection
+ * (fetch would take another pooled one, which a reloading proxy may be closing too).
+ */
+export function getOnNewConnection(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  return new Promise((done, fail) => {
+    const request = httpGet(url, { agent: false, headers, timeout: 60_000 }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (d: string) => (body += d)).on('end', () => done({ status: res.statusCode ?? 0, body })).on('error', fail);
+    });
+    request.on('error', fail).on('timeout', () => request.destroy(new Error('timed out')));
   });
 }
