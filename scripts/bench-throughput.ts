@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { brotliDecompressSync, gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
-import { freePort, option, waitFor } from './bench-http.ts';
+import { freePort, load, median, option, waitFor, type Load } from './bench-http.ts';
 import { randomBytes } from 'node:crypto';
 import { fetchSend, signInCookie } from './sign-in-flow.ts';
 
@@ -30,11 +30,6 @@ const CONNECTIONS = 10;
 const FIXED_RATE = Number(option('--rate') ?? 200);
 const API = '/gateway/api/help-content/v2/search';
 
-const median = (list: number[]) => {
-  const sorted = [...list].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] ?? 0 : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-};
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
 function rssMb(pid: number): number {
@@ -46,28 +41,6 @@ async function stop(child: ChildProcess | undefined) {
   if (!child || child.exitCode !== null) return;
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
-}
-
-interface Load {
-  rps: number;
-  p50: number;
-  p95: number;
-  non2xx: number;
-}
-
-/** One autocannon run; `rate` holds the whole load at that many requests a second. */
-function load(url: string, options: { seconds: number; connections?: number; rate?: number; requests?: autocannon.Request[]; headers?: Record<string, string> }): Promise<Load> {
-  return new Promise((done, reject) => {
-    autocannon({
-      url, duration: options.seconds, connections: options.connections ?? CONNECTIONS,
-      headers: { 'accept-encoding': 'br, gzip', ...options.headers },
-      ...(options.rate ? { overallRate: options.rate } : {}),
-      ...(options.requests ? { requests: options.requests } : {}),
-    }, (error, result) => {
-      if (error) return reject(error);
-      done({ rps: result.requests.average, p50: result.latency.p50, p95: result.latency.p97_5, non2xx: result.non2xx + result.errors });
-    });
-  });
 }
 
 const root = process.cwd();

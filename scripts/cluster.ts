@@ -16,6 +16,7 @@
  * benchmarks and tests that act on one instance.
  */
 import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import { chmodSync, chownSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -31,7 +32,7 @@ const ROLE = 'signpost';
 const DATABASE = 'signpost';
 const STARTUP_DEADLINE_MS = 180_000;
 
-class UsageError extends Error {}
+export class UsageError extends Error {}
 /** Start-up cut short by Ctrl-C or SIGTERM. */
 class Stopped extends Error {}
 
@@ -281,12 +282,12 @@ function postgresArgs(dataDir: string, port: number, socketDir: string): string[
 
 // ---- nginx ------------------------------------------------------------------------------------------
 
-function upstreamFile(instances: Instance[]): string {
+export function upstreamFile(instances: Instance[]): string {
   // Fail open: with no instance ready, every one stays listed and nginx's own retries decide.
   const anyReady = instances.some((i) => i.ready);
   return [
     '# Written by npm run cluster from the instances\' /readyz: an instance that fails it is `down`.',
-    ...instances.map((i) => `server 127.0.0.1:${i.port} max_fails=1 fail_timeout=5s${anyReady && !i.ready ? ' down' : ''};`),
+    ...instances.map((i) => `server 127.0.0.1:${i.port} max_fails=1 fail_timeout=5s${(anyReady && !i.ready) || i.drained ? ' down' : ''};`),
     '',
   ].join('\n');
 }
@@ -329,7 +330,7 @@ function writeAtomic(path: string, text: string) {
 
 // ---- the cluster -----------------------------------------------------------------------------------
 
-interface Instance {
+export interface Instance {
   index: number;
   port: number;
   child?: ChildProcess | undefined;
@@ -337,9 +338,21 @@ interface Instance {
   /** Why it is out of rotation, for the log line. */
   reason?: string | undefined;
   restarts: number;
+  /** Taken out of rotation on purpose (a benchmark's fewer instances, a rolling restart), whatever /readyz says. */
+  drained?: boolean;
+}
+
+/** What runs: for a benchmark that acts on one process and measures each tier. */
+export interface ClusterProcesses {
+  primary?: number | undefined;
+  replica?: number | undefined;
+  nginx?: number | undefined;
+  instances: { index: number; url: string; pid?: number | undefined; inRotation: boolean }[];
 }
 
 export class Cluster {
+  /** 'rotation' (index, inRotation) whenever the upstream file puts an instance in or out. */
+  readonly events = new EventEmitter();
   private readonly logs: string;
   private primary?: ChildProcess;
   private replica?: ChildProcess;
@@ -347,6 +360,8 @@ export class Cluster {
   private readonly instances: Instance[] = [];
   private primaryPort = 0;
   private replicaPort = 0;
+  private pgBin = '';
+  private socketDir = '';
   private stopping = false;
   private watcher?: NodeJS.Timeout;
   private postgresUser: Account | undefined;
@@ -402,8 +417,9 @@ export class Cluster {
     this.guard();
     includeSettings(primaryDir, ['primary.conf'], this.postgresUser);
     this.primaryPort = await freePort();
-    this.primary = this.daemon(join(pgBin, 'postgres'), postgresArgs(primaryDir, this.primaryPort, socketDir), { log: join(this.logs, 'primary.log'), as: this.postgresUser });
-    await waitForPostgres(this.primaryPort, this.primary, join(this.logs, 'primary.log'));
+    this.pgBin = pgBin;
+    this.socketDir = socketDir;
+    await this.startPrimary();
     this.guard();
     const exists = await sql(this.primaryPort, `select 1 from pg_database where datname = '${DATABASE}'`);
     if (exists.rowCount === 0) await sql(this.primaryPort, `create database ${DATABASE}`);
@@ -423,8 +439,7 @@ export class Cluster {
       const auto = join(replicaDir, 'postgresql.auto.conf');
       writeFileSync(auto, readFileSync(auto, 'utf8').replace(/^(primary_conninfo = '.*?\bport=)\d+/m, `$1${this.primaryPort}`));
       this.replicaPort = await freePort();
-      this.replica = this.daemon(join(pgBin, 'postgres'), postgresArgs(replicaDir, this.replicaPort, socketDir), { log: join(this.logs, 'replica.log'), as: this.postgresUser });
-      await waitForPostgres(this.replicaPort, this.replica, join(this.logs, 'replica.log'), DATABASE);
+      await this.startReplica();
       this.guard();
       const recovery = await sql(this.replicaPort, 'select pg_is_in_recovery() as standby', DATABASE);
       if (recovery.rows[0]?.standby !== true) throw new Error(`the replica on port ${this.replicaPort} is not in recovery: see ${join(this.logs, 'replica.log')}`);
@@ -466,6 +481,93 @@ export class Cluster {
     say('');
     say(`Serving at ${this.url}  (Ctrl-C stops everything)`);
     say(`Publish content: DATABASE_URL=${databaseUrl(this.primaryPort)} npm run import -- DIR`);
+  }
+
+  private async startPrimary() {
+    this.primary = this.daemon(join(this.pgBin, 'postgres'), postgresArgs(join(this.options.dir, 'pg', 'primary'), this.primaryPort, this.socketDir),
+      { log: join(this.logs, 'primary.log'), as: this.postgresUser });
+    await waitForPostgres(this.primaryPort, this.primary, join(this.logs, 'primary.log'));
+  }
+
+  /** Starts the replica (again): it resumes streaming from where it stopped. */
+  async startReplica() {
+    if (!this.replicaPort) throw new UsageError('this cluster has no replica (--no-replica)');
+    this.replica = this.daemon(join(this.pgBin, 'postgres'), postgresArgs(join(this.options.dir, 'pg', 'replica'), this.replicaPort, this.socketDir),
+      { log: join(this.logs, 'replica.log'), as: this.postgresUser });
+    await waitForPostgres(this.replicaPort, this.replica, join(this.logs, 'replica.log'), DATABASE);
+    this.save();
+  }
+
+  /** A fast shutdown of the replica (SIGINT: sessions ended), as an outage of it. */
+  async stopReplica() {
+    await stopChild(this.replica, 'SIGINT', 60_000, 'SIGQUIT');
+    this.save();
+  }
+
+  /**
+   * What `pg_ctl restart -m fast` does to the primary (sessions ended, a checkpoint, started again on the
+   * same port), kept as this script's child so that a stop still stops it. The instances are left alone:
+   * they must reconnect by themselves. Resolves when it takes connections again.
+   */
+  async restartPrimary(): Promise<{ downAt: number; upAt: number }> {
+    await stopChild(this.primary, 'SIGINT', 60_000, 'SIGQUIT');
+    const downAt = performance.now();
+    await this.startPrimary();
+    this.save();
+    return { downAt, upAt: performance.now() };
+  }
+
+  /** Takes an instance out of nginx's rotation (or puts it back), whatever its /readyz says. */
+  drain(index: number, drained: boolean) {
+    const instance = this.instance(index);
+    instance.drained = drained;
+    this.rewriteUpstream();
+  }
+
+  /**
+   * One step of a rolling restart: out of rotation, SIGTERM (the instance drains what it serves), started
+   * again, and back in once /readyz answers. Resolves when it is back in rotation.
+   */
+  async restartInstance(index: number) {
+    const instance = this.instance(index);
+    this.drain(index, true);
+    const old = instance.child;
+    // Not the exit handler's restart: this one is started here, at once.
+    instance.child = undefined;
+    await stopChild(old, 'SIGTERM', 30_000);
+    instance.ready = false;
+    this.startInstance(instance);
+    instance.restarts++;
+    await this.waitReady(instance);
+    this.drain(index, false);
+  }
+
+  /** SIGKILL to one instance, as a crash: the exit handler starts it again, the health checker puts it back. */
+  kill(index: number): number | undefined {
+    const pid = this.instance(index).child?.pid;
+    this.instance(index).child?.kill('SIGKILL');
+    return pid;
+  }
+
+  processes(): ClusterProcesses {
+    return {
+      primary: this.primary?.pid, replica: this.replica?.exitCode === null ? this.replica.pid : undefined, nginx: this.nginx?.pid,
+      instances: this.instances.map((i) => ({ index: i.index, url: `http://127.0.0.1:${i.port}`, pid: i.child?.pid, inRotation: this.inRotation(i) })),
+    };
+  }
+
+  get primaryUrl() {
+    return databaseUrl(this.primaryPort);
+  }
+
+  private instance(index: number): Instance {
+    const instance = this.instances.find((i) => i.index === index);
+    if (!instance) throw new UsageError(`no instance ${index}`);
+    return instance;
+  }
+
+  private inRotation(i: Instance): boolean {
+    return !i.drained && (i.ready || !this.instances.some((o) => o.ready));
   }
 
   private instanceEnv(index: number): NodeJS.ProcessEnv {
@@ -570,6 +672,7 @@ export class Cluster {
   private rewriteUpstream() {
     if (!this.nginx || this.stopping) return;
     writeAtomic(join(this.options.dir, 'nginx', 'upstream.conf'), upstreamFile(this.instances));
+    for (const i of this.instances) this.events.emit('rotation', i.index, this.inRotation(i));
     // nginx re-reads its configuration on SIGHUP; workers finish their requests and are replaced.
     this.nginx.kill('SIGHUP');
     this.save();
@@ -582,7 +685,7 @@ export class Cluster {
       primary: this.primary ? { url: databaseUrl(this.primaryPort), port: this.primaryPort, pid: this.primary.pid } : undefined,
       replica: this.replica ? { url: databaseUrl(this.replicaPort), port: this.replicaPort, pid: this.replica.pid } : undefined,
       nginx: this.nginx ? { pid: this.nginx.pid, config: join(this.options.dir, 'nginx', 'nginx.conf') } : undefined,
-      instances: this.instances.map((i) => ({ index: i.index, url: `http://127.0.0.1:${i.port}`, port: i.port, pid: i.child?.pid, inRotation: i.ready || !this.instances.some((o) => o.ready), restarts: i.restarts })),
+      instances: this.instances.map((i) => ({ index: i.index, url: `http://127.0.0.1:${i.port}`, port: i.port, pid: i.child?.pid, inRotation: this.inRotation(i), restarts: i.restarts })),
     };
     writeAtomic(join(this.options.dir, 'cluster.json'), `${JSON.stringify(state, null, 2)}\n`);
   }
@@ -666,4 +769,6 @@ async function main() {
   }
 }
 
-await main();
+// Run as a command (npm run cluster, or the tests' bundle of it), not when a benchmark or test imports
+// the class. By the file's name: the tests' bundle keeps the source's import.meta.url.
+if (/[\\/]cluster\.[cm]?[jt]s$/.test(process.argv[1] ?? '')) await main();

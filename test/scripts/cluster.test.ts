@@ -2,11 +2,13 @@ import t from 'tap';
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { createServer, get as httpGet } from 'node:http';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { entryArgs, freePort, ROOT } from '../helpers/server-process.ts';
 import { fetchSend, signInCookie } from '../../scripts/sign-in-flow.ts';
+import { upstreamFile } from '../../scripts/cluster.ts';
+import { getOnNewConnection } from '../../scripts/bench-http.ts';
 
 /**
  * `npm run cluster` (issue 28, "no stickiness"): two instances of the production build behind nginx on a
@@ -60,17 +62,6 @@ function cookieJar() {
   return { jar, header, take };
 }
 
-/** A GET on a connection of its own (no keep-alive pool): its status, or 0 when it failed. */
-function getOnNewConnection(target: string): Promise<number> {
-  return new Promise((resolve) => {
-    const req = httpGet(target, { agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', () => resolve(0));
-  });
-}
-
 /** Server-sent events in a text: each block's event name and parsed data. */
 function eventsOf(text: string): { event: string; data: unknown }[] {
   return text.split('\n\n').filter((b) => b.trim()).map((block) => ({
@@ -89,6 +80,20 @@ function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<stri
     child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(' ')} exited ${code}:\n${out}`))));
   });
 }
+
+t.test('the upstream file: an instance failing /readyz or drained on purpose is down, and none ready leaves the rest listed', async (t) => {
+  const servers = (text: string) => text.split('\n').filter((l) => l.startsWith('server '));
+  const instance = (index: number, ready: boolean, drained?: boolean) => ({ index, port: 3000 + index, ready, restarts: 0, ...(drained ? { drained } : {}) });
+  t.same(servers(upstreamFile([instance(1, true), instance(2, false), instance(3, true, true)])), [
+    'server 127.0.0.1:3001 max_fails=1 fail_timeout=5s;',
+    'server 127.0.0.1:3002 max_fails=1 fail_timeout=5s down;',
+    'server 127.0.0.1:3003 max_fails=1 fail_timeout=5s down;',
+  ], 'a benchmark\'s fewer instances and a rolling restart take an instance out whatever its /readyz says');
+  t.same(servers(upstreamFile([instance(1, false), instance(2, false, true)])), [
+    'server 127.0.0.1:3001 max_fails=1 fail_timeout=5s;',
+    'server 127.0.0.1:3002 max_fails=1 fail_timeout=5s down;',
+  ], 'fail open for the instances not drained: with none ready, nginx\'s own retries decide');
+});
 
 t.test('npm run cluster: journeys through nginx with no stickiness, and an instance killed', { skip }, async (t) => {
   await run(['scripts/build.mjs']);
@@ -389,9 +394,9 @@ t.test('npm run cluster: journeys through nginx with no stickiness, and an insta
       const path = paths[i % paths.length]!;
       // The health checker reloads nginx when the instance goes; its old workers close idle keep-alive
       // connections, and a request already written on one is lost with it. A browser sends such a
-      // request again on a new connection (undici does not, and a second fetch may take another pooled
-      // connection that is closing too): so does this client, once.
-      const status = await fetch(url + path).then((r) => r.status, () => (resent++, getOnNewConnection(url + path)));
+      // request again on a new connection (undici does not, and its other pooled ones may be closing too):
+      // so does this client, once.
+      const status = await fetch(url + path).then((r) => r.status, () => (resent++, getOnNewConnection(url + path).then((r) => r.status, () => 0)));
       if (status !== 200) failed.push(`${path}: ${status}`);
     }
     t.same(failed, [], `every GET answered 200 (${resent} sent again after a keep-alive connection closed)`);
