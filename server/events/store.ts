@@ -1,9 +1,12 @@
 /**
  * The analytics writer: events wait in a bounded in-process buffer and go to `analytics_events` in
  * batches, one multi-row INSERT per flush (when a batch is full, or every `intervalMs`). Recording
- * never waits for the database: when the buffer is full, new events are dropped and counted; when the
- * database fails, the batch is dropped and counted, the failure logged once, and the next flush tries
- * again (no restart needed). Closing flushes what is left.
+ * never waits for the database: when the buffer is full, new events are dropped and counted. An
+ * accepted event is not lost to an outage (a primary restarting, a network cut): when the database
+ * fails, the unwritten rows go back to the front of the buffer and are tried again after a back-off
+ * that grows to `maxRetryMs`, the failure logged once (no restart needed). The buffer's bound still
+ * holds, so a long outage drops the newest events beyond it, counted. Closing flushes what is left and
+ * counts what an outage at that moment keeps from being written.
  *
  * A batch holds many visitors' events, so one row whose values the database refuses (a data exception)
  * must not take the others with it: the batch is split in halves and each written again, down to the
@@ -38,6 +41,8 @@ export interface WriterOptions {
   batchSize?: number;
   /** The longest an event waits in the buffer. */
   intervalMs?: number;
+  /** The longest wait between tries while the database is failing. */
+  maxRetryMs?: number;
 }
 
 /** Why events were not stored, and how many: what the log and the tests read. */
@@ -65,11 +70,15 @@ export class EventWriter {
   private readonly maxBuffer: number;
   private readonly batchSize: number;
   private readonly intervalMs: number;
+  private readonly maxRetryMs: number;
+  private retryMs = 0;
+  private retryTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly db: () => Db, private readonly log: FastifyBaseLogger, options: WriterOptions = {}) {
     this.maxBuffer = options.maxBuffer ?? 20_000;
     this.batchSize = options.batchSize ?? 1000;
     this.intervalMs = options.intervalMs ?? 1000;
+    this.maxRetryMs = options.maxRetryMs ?? 10_000;
   }
 
   /** Queues an event; false when it was dropped (buffer full, or the writer is closed). */
@@ -79,6 +88,8 @@ export class EventWriter {
       return false;
     }
     this.buffer.push(row);
+    // While the database is failing, the retry timer decides when to try again.
+    if (this.retryTimer) return true;
     if (this.buffer.length >= this.batchSize) this.kick();
     else if (!this.timer) {
       this.timer = setTimeout(() => { this.timer = null; this.kick(); }, this.intervalMs);
@@ -96,46 +107,72 @@ export class EventWriter {
     if (!this.flushing) this.flushing = this.drain().finally(() => { this.flushing = null; });
   }
 
+  /** Writes batches until the buffer is empty, or until the database fails: then a retry is due. */
   private async drain(): Promise<void> {
+    if (this.retryTimer) { clearTimeout(this.retryTimer); this.retryTimer = null; }
     while (this.buffer.length > 0) {
       const batch = this.buffer.splice(0, this.batchSize);
-      await this.write(batch);
+      if (!(await this.write(batch))) {
+        this.retryMs = Math.min(this.maxRetryMs, this.retryMs > 0 ? this.retryMs * 2 : Math.min(this.intervalMs, 250));
+        if (!this.closed) {
+          this.retryTimer = setTimeout(() => { this.retryTimer = null; this.kick(); }, this.retryMs);
+          this.retryTimer.unref();
+        }
+        return;
+      }
     }
+    this.retryMs = 0;
   }
 
-  /** Writes everything queued so far (tests, close). */
+  /** Tries once to write everything queued so far (tests, close); an outage leaves it queued. */
   async flush(): Promise<void> {
     if (this.timer) { clearTimeout(this.timer); this.timer = null; }
-    while (this.flushing || this.buffer.length > 0) {
-      this.kick();
-      await this.flushing;
-    }
+    while (this.flushing) await this.flushing;
+    if (this.buffer.length === 0) return;
+    this.kick();
+    await this.flushing;
   }
 
   async close(): Promise<void> {
-    await this.flush();
     this.closed = true;
+    await this.flush();
+    if (this.retryTimer) { clearTimeout(this.retryTimer); this.retryTimer = null; }
+    if (this.buffer.length > 0) {
+      const lost = this.buffer.length;
+      this.dropped.database += lost;
+      this.buffer = [];
+      this.log.warn({ events: lost }, 'analytics events dropped at shut-down: the database could not take them');
+    }
   }
 
-  private async write(batch: EventRow[]): Promise<void> {
+  /** Writes a batch; false when the database failed and its unwritten rows went back to the buffer. */
+  private async write(batch: EventRow[]): Promise<boolean> {
     const refused = { rows: 0, codes: new Set<string>() };
     let written = 0;
     try {
       written = await this.isolating(batch, refused);
       if (this.failing) {
         this.failing = false;
-        this.log.info({ dropped: this.dropped.database }, 'analytics events are written again');
+        this.log.info({ dropped: this.dropped.database, pending: this.buffer.length }, 'analytics events are written again');
       }
+      return true;
     } catch (error) {
-      // What was written before the failure stays written; the rest of the batch is dropped.
-      written = (error as Partial<Unwritten>).written ?? 0;
-      const lost = batch.length - written - refused.rows;
-      this.dropped.database += lost;
+      // What was written before the failure stays written; the rest goes back to the front of the
+      // buffer, in order, within its bound.
+      const rest = (error as Partial<Unwritten>).rest ?? batch;
+      written = batch.length - rest.length - refused.rows;
+      this.buffer.unshift(...rest);
+      const over = this.buffer.length - this.maxBuffer;
+      if (over > 0) {
+        this.buffer.length = this.maxBuffer;
+        this.dropped.database += over;
+      }
       // Logged once per outage, not once per batch.
       if (!this.failing) {
         this.failing = true;
-        this.log.warn({ err: (error as Partial<Unwritten>).cause ?? error, events: lost }, 'analytics events dropped: the database refused them');
+        this.log.warn({ err: (error as Partial<Unwritten>).cause ?? error, events: this.buffer.length }, 'analytics events held: the database is not taking them; trying again');
       }
+      return false;
     } finally {
       this.written += written;
       if (refused.rows > 0) {
@@ -148,29 +185,32 @@ export class EventWriter {
 
   /**
    * Writes the rows, halving around rows whose values the database refuses; how many were written.
-   * Any other failure is thrown as Unwritten, with the rows written before it.
+   * Any other failure is thrown as Unwritten, with the rows not yet written nor refused, in order.
    */
-  private async isolating(rows: EventRow[], refused: { rows: number; codes: Set<string> }, done = 0): Promise<number> {
+  private async isolating(rows: EventRow[], refused: { rows: number; codes: Set<string> }): Promise<number> {
     try {
       await insertEvents(this.db(), rows);
       return rows.length;
     } catch (error) {
-      if (!isDataError(error)) throw new Unwritten(error, done);
+      if (!isDataError(error)) throw new Unwritten(error, rows.slice());
       if (rows.length === 1) {
         refused.rows += 1;
         refused.codes.add(String((error as { code: string }).code));
         return 0;
       }
       const half = Math.ceil(rows.length / 2);
-      const first = await this.isolating(rows.slice(0, half), refused, done);
-      return first + await this.isolating(rows.slice(half), refused, done + first);
+      const first = await this.isolating(rows.slice(0, half), refused).catch((failure: unknown) => {
+        if (failure instanceof Unwritten) failure.rest.push(...rows.slice(half));
+        throw failure;
+      });
+      return first + await this.isolating(rows.slice(half), refused);
     }
   }
 }
 
-/** A failure other than refused values, part-way through a batch: `written` rows went in before it. */
+/** A failure other than refused values, part-way through a batch: `rest` is what is left to write. */
 class Unwritten extends Error {
-  constructor(override readonly cause: unknown, readonly written: number) {
+  constructor(override readonly cause: unknown, readonly rest: EventRow[]) {
     super('analytics batch not written', { cause });
   }
 }

@@ -244,7 +244,7 @@ t.test('collection', async (t) => {
   });
 });
 
-t.test('a failing database drops events with a counted reason, pages carry on, and writing resumes', async (t) => {
+t.test('a failing database holds accepted events and writes them once it is back; pages carry on', async (t) => {
   const real = await testDb(t);
   let down = false;
   const db = failing(real, () => down);
@@ -256,15 +256,39 @@ t.test('a failing database drops events with a counted reason, pages carry on, a
   const batch = await app.inject({ method: 'POST', url: EVENTS_PATH, headers, payload: { events: [{ type: 'reset', path: '/' }, { type: 'reset', path: '/' }] } });
   t.equal(batch.statusCode, 202, 'the endpoint does not wait for the database');
   await app.analytics.writer.flush();
-  t.equal(app.analytics.writer.dropped.database, 2);
+  t.equal(app.analytics.writer.dropped.database, 0, 'an acknowledged event is not dropped for an outage');
+  t.ok(app.analytics.writer.pending >= 2, 'it waits in the buffer');
   const page = await app.inject({ url: PAGE, headers });
   t.ok(page.statusCode < 500 || page.statusCode === 503, 'pages answer as they do without analytics');
   down = false;
   await app.inject({ method: 'POST', url: EVENTS_PATH, headers, payload: { events: [{ type: 'reset', path: '/' }] } });
   await app.analytics.writer.flush();
   const stored = await real.query<{ type: string }>(`select type from analytics_events order by id`);
-  t.same(stored.map((r) => r.type).filter((type) => type === 'reset'), ['reset'], 'written again without a restart');
+  t.same(stored.map((r) => r.type).filter((type) => type === 'reset'), ['reset', 'reset', 'reset'], 'written, those of the outage first, without a restart');
   t.ok(stored.some((r) => r.type === 'page_view'));
+  t.equal(app.analytics.writer.pending, 0);
+});
+
+t.test('the writer tries again by itself after an outage, and a long outage keeps the buffer\'s bound', async (t) => {
+  const real = await testDb(t);
+  let down = true;
+  const writer = new EventWriter(() => failing(real, () => down), pino({ level: 'silent' }), { maxBuffer: 5, intervalMs: 10, maxRetryMs: 50 });
+  const at = new Date();
+  const row = (n: number) => ({ occurredAt: at, type: 'tab' as const, source: 'client' as const, path: '/', key: `k${n}` });
+  for (let n = 0; n < 5; n++) t.ok(writer.record(row(n)));
+  await writer.flush();
+  t.equal(writer.pending, 5, 'held while the database is away');
+  t.notOk(writer.record(row(5)), 'the bound holds: a sixth is refused');
+  t.same(writer.dropped, { buffer_full: 1, database: 0, refused: 0 });
+  down = false;
+  // No flush: the writer's own retry writes them.
+  while (writer.pending > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  const stored = await real.query<{ key: string }>(`select key from analytics_events where type = 'tab' order by id`);
+  t.same(stored.map((r) => r.key), ['k0', 'k1', 'k2', 'k3', 'k4'], 'every held event, in order');
+  down = true;
+  writer.record(row(6));
+  await writer.close();
+  t.same(writer.dropped, { buffer_full: 1, database: 1, refused: 0 }, 'what an outage at shut-down keeps back is counted');
 });
 
 t.test("one row the database refuses is dropped alone: the other clients' events of its batch are stored", async (t) => {
@@ -303,7 +327,7 @@ t.test("one row the database refuses is dropped alone: the other clients' events
   t.equal(writer.written, good.length + 1);
 });
 
-t.test('the database going away in the middle of isolating a refused row: the rest of the batch counts as an outage', async (t) => {
+t.test('the database going away in the middle of isolating a refused row: the rest of the batch is held and written later', async (t) => {
   const real = await testDb(t);
   let statements = 0;
   let downAfter = Infinity;
@@ -323,6 +347,12 @@ t.test('the database going away in the middle of isolating a refused row: the re
   downAfter = statements + 5;
   for (const r of rows) writer.record(r);
   await writer.flush();
-  t.same(writer.dropped, { buffer_full: 0, database: 6, refused: 1 });
+  t.same(writer.dropped, { buffer_full: 0, database: 0, refused: 1 });
   t.equal(writer.written, 1);
+  t.equal(writer.pending, 6, 'the six not yet tried are held');
+  downAfter = Infinity;
+  await writer.flush();
+  t.equal(writer.written, 7);
+  const stored = await real.query<{ key: string }>(`select key from analytics_events where type = 'tab' order by id`);
+  t.same(stored.map((r) => r.key), ['k1', 'k2', 'k3', 'k4', 'k5', 'k6', 'k7'], 'in order');
 });
