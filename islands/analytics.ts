@@ -75,6 +75,11 @@ function storedId(storage: () => Storage, name: string): string {
   }
 }
 
+const whenIdle = (task: () => void) => {
+  if ('requestIdleCallback' in window) requestIdleCallback(task, { timeout: 2000 });
+  else task();
+};
+
 export function start(): void {
   if (optedOut()) return;
   const sessionId = storedId(() => sessionStorage, 'signpost-session');
@@ -103,7 +108,8 @@ export function start(): void {
   const record = (event: Omit<Event, 'at' | 'path'> & { path?: string }) => {
     queue.push({ at: Date.now(), path, ...event });
     if (queue.length >= MAX_BATCH) send(false);
-    else timer ??= window.setTimeout(() => send(false), TIMINGS.flushMs);
+    // Sent when the browser is idle, so a batch never competes with what the visitor is doing.
+    else timer ??= window.setTimeout(() => whenIdle(() => send(false)), TIMINGS.flushMs);
   };
   document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') send(true); });
   window.addEventListener('pagehide', () => send(true));
