@@ -77,7 +77,8 @@ function hydrate(element: HTMLElement, name: IslandName): Promise<void> {
 
 const controlOf = (element: HTMLElement, target: EventTarget | null): HTMLElement | null => {
   const control = target instanceof Element ? target.closest<HTMLElement>(CONTROLS) : null;
-  return control && element.contains(control) ? control : null;
+  // A control of an island inside this one (a select of the search form) is that island's.
+  return control && control.closest('[data-island]') === element ? control : null;
 };
 
 const shown = (el: Element) => {
@@ -124,6 +125,8 @@ function onInteraction(element: HTMLElement, name: IslandName): void {
     // A select's change is what it acts on, not the input event before it.
     if (!control || (event.type === 'input' && control instanceof HTMLSelectElement)) return;
     if (event.type === 'click') {
+      // A field's click is not what it acts on: its input or change is.
+      if (control.matches('select, textarea, input:not([type="submit"], [type="button"], [type="checkbox"], [type="radio"])')) return;
       const link = control instanceof HTMLAnchorElement;
       const submit = (control instanceof HTMLButtonElement || control instanceof HTMLInputElement) && control.type === 'submit';
       // A link or a submit button only when marked: otherwise the browser's own action is what hydration would do.
