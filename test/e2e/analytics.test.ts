@@ -1,6 +1,7 @@
 import t from 'tap';
 import type { Page } from 'playwright-core';
 import { servePublic, VIEWPORTS } from './browser.ts';
+import { hydrateAll } from './islands.ts';
 import { join } from 'node:path';
 import { editFile, SAMPLE_CONTENT, tempContent, testDb } from '../helpers/build.ts';
 
@@ -102,6 +103,7 @@ t.test('client events from a browser journey', async (t) => {
   const desktop = await browser.newContext({ viewport: VIEWPORTS.desktop });
   const wide = await desktop.newPage();
   await wide.goto(base + HOME);
+  await hydrateAll(wide);
   await wide.waitForFunction(() => document.querySelector('[data-island="site-header"]')?.getAttribute('data-island-ready') === 'true');
   const menu = wide.locator('[data-menu]').first();
   const menuId = await menu.getAttribute('data-menu');
