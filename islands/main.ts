@@ -218,11 +218,9 @@ enhanceAll();
   await Promise.all(all);
 };
 
-// First-party analytics on every page, in a chunk of its own (islands/analytics.ts), loaded once the page
-// has loaded so it never competes with it; a failure is silent.
-const analytics = () => void import('./analytics.ts').then((m) => m.start(), () => undefined);
-if (document.readyState === 'complete') analytics();
-else window.addEventListener('load', analytics, { once: true });
+// First-party analytics on every page, in a chunk of its own (islands/analytics.ts), from the start so no
+// click is missed; its batches go when the browser is idle; a failure is silent.
+import('./analytics.ts').then((m) => m.start(), () => undefined);
 
 // The hidden credits overlay (spec §2): nothing of it loads until this is called.
 (window as Window & { signpostCredits?: () => Promise<void> }).signpostCredits = () => import('./credits.tsx').then((m) => m.default());
