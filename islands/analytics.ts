@@ -1,11 +1,11 @@
 /**
  * First-party analytics in the browser (README 'Analytics', spec §7, §9). Loaded on every page by
  * islands/main.ts; does nothing when the browser says Do-Not-Track or Global Privacy Control. Events
- * are queued and sent to POST /api/events in batches (at most MAX_BATCH, every FLUSH_MS, and when the
- * page is hidden or left). While the page stays, a batch goes with fetch, so a failed send is logged
- * to the console (spec §8 'Analytics send failure: logged'); as it is hidden or left, with
- * navigator.sendBeacon (which outlives the page, but never says how it went), or fetch with keepalive
- * where the beacon is refused.
+ * are queued and sent to POST /api/events in batches (at most MAX_BATCH, every FLUSH_MS once the
+ * browser is idle, and when the page is hidden or left). While the page stays, a batch goes with fetch,
+ * so a failed send is logged to the console (spec §8 'Analytics send failure: logged'); as it is hidden
+ * or left, with navigator.sendBeacon (which outlives the page, but never says how it went), or fetch
+ * with keepalive where the beacon is refused.
  * Ids: a session id in sessionStorage, a persistent id in localStorage; no cookie.
  *
  * What is counted: scroll depth (quarters, 250 ms debounce), dwell (active time, checked every 500 ms,
