@@ -110,7 +110,7 @@ function counterpart(element: HTMLElement, control: HTMLElement, key: string, in
  * its native controls working from then on.
  */
 function onInteraction(element: HTMLElement, name: IslandName): void {
-  const events = ['click', 'change', 'input'] as const;
+  const events = ['click', 'change', 'input', 'submit'] as const;
   const early = ['focusin', 'pointerover'] as const;
   const prefetch = () => {
     for (const type of early) element.removeEventListener(type, prefetch, true);
@@ -121,6 +121,19 @@ function onInteraction(element: HTMLElement, name: IslandName): void {
   };
   const first = (event: Event) => {
     if (started.has(element)) return stop(); // hydrated meanwhile (signpostHydrateAll): React has the event
+    if (event.type === 'submit') {
+      // A form of the island sent before it hydrated (Enter in the search field, a select of an island
+      // inside it that submits): sent again by the hydrated island, which may do it in place.
+      const form = event.target;
+      if (!(form instanceof HTMLFormElement) || !element.contains(form)) return;
+      const submitter = (event as SubmitEvent).submitter;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      stop();
+      waiting.delete(element);
+      hydrate(element, name).then(() => form.requestSubmit(submitter && element.contains(submitter) ? submitter : null), () => form.submit());
+      return;
+    }
     const control = controlOf(element, event.target);
     // A select's change is what it acts on, not the input event before it.
     if (!control || (event.type === 'input' && control instanceof HTMLSelectElement)) return;

@@ -108,6 +108,23 @@ t.test('islands hydrate when they say', async (t) => {
     await context.close();
   });
 
+  t.test('on the search page, typing or a first sort loads htmx then, and searches in place', async (t) => {
+    for (const how of ['typing', 'sort'] as const) {
+      const { page, errors, context, scripts } = await open('/search-results/?searchTerm=filter');
+      const documents: string[] = [];
+      page.on('request', (r) => { if (r.resourceType() === 'document') documents.push(r.url()); });
+      t.notOk(scripts.some((s) => s.includes('htmx')), `${how}: no htmx before`);
+      if (how === 'typing') await page.locator('#search-term').fill('board');
+      else await page.locator('#search-sort').selectOption({ index: 1 });
+      await page.waitForURL(how === 'typing' ? /searchTerm=board/ : /sort=/);
+      await page.waitForFunction(() => !document.querySelector('#search-results-region')?.hasAttribute('aria-busy'));
+      t.same(documents, [], `${how}: searched in place, without a page load`);
+      t.ok(scripts.some((s) => s.includes('htmx')), `${how}: htmx loaded for it`);
+      t.same(errors(), [], `${how}: no error`);
+      await context.close();
+    }
+  });
+
   t.test("the first 'Yes' on feedback is sent in place", async (t) => {
     const { page, errors, context } = await open(PAGE_TYPES.topic);
     const requests: string[] = [];
