@@ -152,13 +152,14 @@ function onInteraction(element: HTMLElement, name: IslandName): void {
     waiting.delete(element);
     const key = control.dataset.replay ?? control.id;
     const index = visibleControls(element).indexOf(control);
-    const focused = document.activeElement === control || (event instanceof MouseEvent && event.detail === 0);
     const value = control instanceof HTMLSelectElement || control instanceof HTMLInputElement || control instanceof HTMLTextAreaElement ? control.value : undefined;
     hydrate(element, name).then(() => {
       const target = counterpart(element, control, key, index);
       if (!target) return;
-      // Hydration replaced the control the focus was on: it goes to its successor, as if it had been there.
-      if (focused || document.activeElement === document.body) target.focus({ preventScroll: true });
+      // Hydration replaced the control the focus was on: it goes to its successor, as if it had been there;
+      // focus the visitor has moved elsewhere meanwhile stays where it is.
+      const active = document.activeElement;
+      if (!active || active === document.body || active === control) target.focus({ preventScroll: true });
       if (event.type === 'click') target.click();
       else {
         if (value !== undefined && 'value' in target) (target as HTMLInputElement).value = value;

@@ -87,6 +87,16 @@ t.test('islands hydrate when they say', async (t) => {
     await context.close();
   });
 
+  t.test('a sidebar the session collapsed hydrates at once on a wide screen, and shows collapsed', async (t) => {
+    const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    await context.addInitScript(() => sessionStorage.setItem('sac.sidebar.expanded', 'false'));
+    const page = await context.newPage();
+    await page.goto(base + PAGE_TYPES.topic);
+    await page.locator('button.page-tree-toggle[aria-expanded="false"]').waitFor();
+    t.equal(await page.locator('[data-island="site-header"]').getAttribute('data-island-ready'), 'waiting', 'the header still waits');
+    await context.close();
+  });
+
   t.test('the phone menu button works from the first tap', async (t) => {
     const { page, errors, context } = await open(PAGE_TYPES.topic, 'mobile');
     await page.locator('.header-menu-toggle').click();
