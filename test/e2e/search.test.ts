@@ -116,7 +116,7 @@ t.test('search in a real browser', async (t) => {
       page.on('pageerror', (error) => errors.push(error.message));
       await page.reload();
       await hydrateAll(page);
-  await page.waitForSelector('form[data-island="search"][data-island-ready="true"]');
+      await page.waitForSelector('form[data-island="search"][data-island-ready="true"]');
       await page.evaluate(() => {
         (window as unknown as { marker: string }).marker = 'same page';
         const times = { input: 0, request: 0, inputs: [] as number[] };
