@@ -106,8 +106,8 @@ function counterpart(element: HTMLElement, control: HTMLElement, key: string, in
  * a link marked data-replay) is held, the island hydrated, and the click given to the same control of
  * the hydrated island, with the focus where it was; a change (a select) is given again the same way.
  * Plain links and form submissions go on as they are: they need no island. Focus or a pointer over
- * the island starts the download early. An island that fails to load leaves the click lost once, and
- * its native controls working from then on.
+ * the island starts the download early. When the island fails, the held click is given to its native
+ * control, which works as without scripts from then on.
  */
 function onInteraction(element: HTMLElement, name: IslandName): void {
   const events = ['click', 'change', 'input', 'submit'] as const;
@@ -153,19 +153,28 @@ function onInteraction(element: HTMLElement, name: IslandName): void {
     const key = control.dataset.replay ?? control.id;
     const index = visibleControls(element).indexOf(control);
     const value = control instanceof HTMLSelectElement || control instanceof HTMLInputElement || control instanceof HTMLTextAreaElement ? control.value : undefined;
-    hydrate(element, name).then(() => {
+    const replayOn = () => {
       const target = counterpart(element, control, key, index);
-      if (!target) return;
+      if (!target) return null;
       // Hydration replaced the control the focus was on: it goes to its successor, as if it had been there;
       // focus the visitor has moved elsewhere meanwhile stays where it is.
       const active = document.activeElement;
       if (!active || active === document.body || active === control) target.focus({ preventScroll: true });
+      return target;
+    };
+    hydrate(element, name).then(() => {
+      const target = replayOn();
+      if (!target) return;
       if (event.type === 'click') target.click();
       else {
         if (value !== undefined && 'value' in target) (target as HTMLInputElement).value = value;
         target.dispatchEvent(new Event(event.type, { bubbles: true }));
       }
-    }, () => undefined);
+    }, () => {
+      // A failed island is the server's markup again, and nothing holds its clicks any more: the held
+      // click does what it does without scripts (a <details> opens, a link is followed, a form is sent).
+      if (event.type === 'click') replayOn()?.click();
+    });
   };
   for (const type of events) element.addEventListener(type, first, true);
   for (const type of early) element.addEventListener(type, prefetch, true);

@@ -64,6 +64,18 @@ t.test('islands hydrate when they say', async (t) => {
     await context.close();
   });
 
+  t.test('a first click on a header whose module does not load opens its native menu', async (t) => {
+    const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    await context.route(/\/site-header\.[^/]*\.js$/, (route) => route.abort());
+    const page = await context.newPage();
+    await page.goto(base + PAGE_TYPES.topic);
+    await page.locator('details[data-menu="products"] > summary').click();
+    await page.locator('details[data-menu="products"][open]').waitFor();
+    t.equal(await page.locator('[data-island="site-header"]').getAttribute('data-island-ready'), 'failed', 'the header failed');
+    t.ok(await page.locator('details[data-menu="products"] .product-list a').first().isVisible(), 'the menu shows its links');
+    await context.close();
+  });
+
   t.test('by keyboard: Enter on a menu, Space on the sidebar, at first hydration', async (t) => {
     const { page, errors, context } = await open(PAGE_TYPES.topic);
     await page.locator('details[data-menu="resources"] > summary').focus();
@@ -140,7 +152,9 @@ t.test('islands hydrate when they say', async (t) => {
     const requests: string[] = [];
     page.on('request', (r) => { if (r.resourceType() === 'document') requests.push(r.url()); });
     await page.locator('[data-island="feedback"] button[value="yes"]').click();
-    await page.waitForFunction(() => !document.querySelector('[data-island="feedback"] button[value="yes"]'));
+    // A generous deadline: hydration and the post take long on a loaded machine.
+    await page.waitForFunction(() => !document.querySelector('[data-island="feedback"] button[value="yes"]'), undefined, { timeout: 90_000 });
+    t.ok(await page.locator('.feedback-thanks').isVisible(), 'the thanks shows');
     t.same(requests, [], 'answered without a page load');
     t.same(errors(), [], 'no error');
     await context.close();
