@@ -85,6 +85,8 @@ const shown = (el: Element) => {
   const check = (el as Element & { checkVisibility?: () => boolean }).checkVisibility;
   return check ? check.call(el) : el.getClientRects().length > 0;
 };
+const hasValue = (el: Element): el is HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement =>
+  el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement;
 const visibleControls = (element: HTMLElement) => [...element.querySelectorAll<HTMLElement>(CONTROLS)].filter(shown);
 
 /**
@@ -152,7 +154,6 @@ function onInteraction(element: HTMLElement, name: IslandName): void {
     waiting.delete(element);
     const key = control.dataset.replay ?? control.id;
     const index = visibleControls(element).indexOf(control);
-    const value = control instanceof HTMLSelectElement || control instanceof HTMLInputElement || control instanceof HTMLTextAreaElement ? control.value : undefined;
     const replayOn = () => {
       const target = counterpart(element, control, key, index);
       if (!target) return null;
@@ -167,7 +168,9 @@ function onInteraction(element: HTMLElement, name: IslandName): void {
       if (!target) return;
       if (event.type === 'click') target.click();
       else {
-        if (value !== undefined && 'value' in target) (target as HTMLInputElement).value = value;
+        // A field hydration replaced takes the value the visitor left in it, read now: what was typed
+        // while the island loaded is kept. A field kept as it was already holds it.
+        if (target !== control && hasValue(control) && hasValue(target)) target.value = control.value;
         target.dispatchEvent(new Event(event.type, { bubbles: true }));
       }
     }, () => {
