@@ -1,11 +1,11 @@
 /**
  * First-party analytics in the browser (README 'Analytics', spec §7, §9). Loaded on every page by
  * islands/main.ts; does nothing when the browser says Do-Not-Track or Global Privacy Control. Events
- * are queued and sent to POST /api/events in batches (at most MAX_BATCH, every FLUSH_MS, and when the
- * page is hidden or left). While the page stays, a batch goes with fetch, so a failed send is logged
- * to the console (spec §8 'Analytics send failure: logged'); as it is hidden or left, with
- * navigator.sendBeacon (which outlives the page, but never says how it went), or fetch with keepalive
- * where the beacon is refused.
+ * are queued and sent to POST /api/events in batches (at most MAX_BATCH, every FLUSH_MS once the
+ * browser is idle, and when the page is hidden or left). While the page stays, a batch goes with fetch,
+ * so a failed send is logged to the console (spec §8 'Analytics send failure: logged'); as it is hidden
+ * or left, with navigator.sendBeacon (which outlives the page, but never says how it went), or fetch
+ * with keepalive where the beacon is refused.
  * Ids: a session id in sessionStorage, a persistent id in localStorage; no cookie.
  *
  * What is counted: scroll depth (quarters, 250 ms debounce), dwell (active time, checked every 500 ms,
@@ -75,6 +75,11 @@ function storedId(storage: () => Storage, name: string): string {
   }
 }
 
+const whenIdle = (task: () => void) => {
+  if ('requestIdleCallback' in window) requestIdleCallback(task, { timeout: 2000 });
+  else task();
+};
+
 export function start(): void {
   if (optedOut()) return;
   const sessionId = storedId(() => sessionStorage, 'signpost-session');
@@ -103,7 +108,8 @@ export function start(): void {
   const record = (event: Omit<Event, 'at' | 'path'> & { path?: string }) => {
     queue.push({ at: Date.now(), path, ...event });
     if (queue.length >= MAX_BATCH) send(false);
-    else timer ??= window.setTimeout(() => send(false), TIMINGS.flushMs);
+    // Sent when the browser is idle, so a batch never competes with what the visitor is doing.
+    else timer ??= window.setTimeout(() => whenIdle(() => send(false)), TIMINGS.flushMs);
   };
   document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') send(true); });
   window.addEventListener('pagehide', () => send(true));

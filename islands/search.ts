@@ -49,7 +49,8 @@ export async function enhanceSearch(element: HTMLElement): Promise<void> {
   const htmx = await loadHtmx();
 
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let lastTerm = term.value.trim();
+  // The term the page was rendered for: what was typed before this ran (it runs on the first input) is new.
+  let lastTerm = term.defaultValue.trim();
   // The request whose end ends the loading state: a replaced (aborted) one leaves it unchanged (spec §4).
   let current: XMLHttpRequest | null = null;
 

@@ -41,16 +41,20 @@ export const PAGE_CSP = [
 ].join('; ');
 
 /**
- * The scripts of the islands a page has, asked for with the page (<link rel="modulepreload"> in its head):
- * without them the browser learns of an island's module only when the entry runs, and of React only
- * when that module arrives, three round trips in a row. Preloading never blocks rendering.
+ * The scripts of the islands a page hydrates at once (data-hydrate="load", or none), asked for with the
+ * page (<link rel="modulepreload"> in its head): without them the browser learns of an island's module
+ * only when the entry runs, and of React only when that module arrives, three round trips in a row.
+ * Preloading never blocks rendering. Islands that wait (visible, idle, interaction) are not preloaded:
+ * most visits never need them.
  */
 export function withIslandPreloads(html: string, app: FastifyInstance): string {
   if (!app.hasDecorator('assets')) return html;
   const head = html.indexOf('</head>');
   if (head < 0) return html;
   const files = new Set<string>();
-  for (const match of html.matchAll(/ data-island="([\w-]+)"/g)) {
+  for (const match of html.matchAll(/ data-island="([\w-]+)"([^>]*)>/g)) {
+    const when = / data-hydrate="(\w+)"/.exec(match[2] ?? '')?.[1] ?? 'load';
+    if (when !== 'load') continue;
     for (const file of app.assets.islands[match[1] ?? ''] ?? []) files.add(file);
   }
   if (files.size === 0) return html;

@@ -113,7 +113,7 @@ t.test('footnotes, reference links, task lists, alignment, figures, inline image
   t.match(html, /<th scope="col" class="align-left">.*<th scope="col" class="align-center">.*<th scope="col" class="align-right">/);
   t.match(html, /<td class="align-center"><p><img class="inline-image" src="\/assets\/content\/c.svg" alt="cell image"/);
   t.match(html, '<figure class="content-image"><img src="/assets/content/board.svg" alt="A board" loading="lazy"/><figcaption>The board after setup</figcaption></figure>');
-  t.match(html, /<div class="island" data-island="body-tabs"><div class="tabs" data-tabs=""><section class="tab-panel" id="tabs-panel-macos" aria-labelledby="macos"><h3 id="macos" class="tab-label">macOS<\/h3><div class="tab-body"><p>Use Homebrew.<\/p><\/div><\/section><section[^>]*><h3 id="linux"[^>]*>Linux<\/h3><div class="tab-body"><p>Use the package.<\/p>/);
+  t.match(html, /<div class="island" data-island="body-tabs" data-hydrate="visible"><div class="tabs" data-tabs=""><section class="tab-panel" id="tabs-panel-macos" aria-labelledby="macos"><h3 id="macos" class="tab-label">macOS<\/h3><div class="tab-body"><p>Use Homebrew.<\/p><\/div><\/section><section[^>]*><h3 id="linux"[^>]*>Linux<\/h3><div class="tab-body"><p>Use the package.<\/p>/);
   t.match(html, '<script type="application/json" data-island-props="body-tabs">{"tabs":[{"id":"macos","label":"macOS"},{"id":"linux","label":"Linux"}],"level":3}</script>', 'the island has the labels and ids, not the panels');
   t.equal(html.match(/<iframe /g)?.length, 2, 'two videos on one page');
   t.match(html, '<iframe src="https://video.example/embed/two" title="Advanced set-up" loading="lazy"');

@@ -1,6 +1,7 @@
 import t from 'tap';
 import type { Page } from 'playwright-core';
 import { servePublic, VIEWPORTS } from './browser.ts';
+import { hydrateAll } from './islands.ts';
 import { join } from 'node:path';
 import { editFile, SAMPLE_CONTENT, tempContent, testDb } from '../helpers/build.ts';
 
@@ -93,7 +94,9 @@ t.test('client events from a browser journey', async (t) => {
 
   await page.goto(base + DOCS);
   await page.waitForFunction(() => document.documentElement.classList.contains('js-enabled'));
-  await page.locator('.show-more-toggle').first().click();
+  // The list's first interaction: its 'Show more' before the island has hydrated, given to it once it has.
+  await page.locator('details.show-more > summary').first().click();
+  await page.locator('.show-more-toggle[aria-expanded="true"]').first().waitFor();
   await page.waitForTimeout(200);
   await page.goto(base + HOME);
   t.match((await rows('show_more'))[0], { path: DOCS, key: /\S/ }, "a 'Show more'");
@@ -102,6 +105,7 @@ t.test('client events from a browser journey', async (t) => {
   const desktop = await browser.newContext({ viewport: VIEWPORTS.desktop });
   const wide = await desktop.newPage();
   await wide.goto(base + HOME);
+  await hydrateAll(wide);
   await wide.waitForFunction(() => document.querySelector('[data-island="site-header"]')?.getAttribute('data-island-ready') === 'true');
   const menu = wide.locator('[data-menu]').first();
   const menuId = await menu.getAttribute('data-menu');

@@ -15,7 +15,7 @@ import t from 'tap';
 import type { Browser, Page } from 'playwright-core';
 import { tempContent } from '../helpers/build.ts';
 import { axeViolations, openPage, serve, VIEWPORTS } from './browser.ts';
-import { failedIslands, watchErrors } from './islands.ts';
+import { failedIslands, hydrateAll, watchErrors } from './islands.ts';
 
 const TITLES = ['Invite your team and give each person the permissions their work needs', 'Boards', 'Backlogs', 'Sprints', 'Reports', 'Filters', 'Automation', 'Dashboards'];
 const DOCS = '/acme-cloud/docs';
@@ -57,8 +57,8 @@ async function openEnhanced(browser: Browser, url: string, { viewport, setup }: 
   await settled(page);
   return { page, errors };
 }
-const settled = (page: Page) => page.waitForFunction(() => [...document.querySelectorAll<HTMLElement>('main [data-island]')]
-  .every((el) => el.dataset.islandReady === 'true' || el.dataset.islandReady === 'failed'));
+const settled = async (page: Page) => hydrateAll(page).then(() => page.waitForFunction(() => [...document.querySelectorAll<HTMLElement>('main [data-island]')]
+  .every((el) => el.dataset.islandReady === 'true' || el.dataset.islandReady === 'failed')));
 
 /** Every `signpost:track` event the page emits, from now on (window.__tracked). */
 async function watchTracking(page: Page): Promise<void> {

@@ -9,7 +9,7 @@ import t, { type Test } from 'tap';
 import type { Locator, Page } from 'playwright-core';
 import type { SessionUser } from '../../server/identity/types.ts';
 import { axeViolations, openPage, serve, VIEWPORTS } from './browser.ts';
-import { openEnhanced } from './islands.ts';
+import { hydrateAll, openEnhanced } from './islands.ts';
 import { SAMPLE_CONTENT } from '../helpers/build.ts';
 import { sealedSession } from '../helpers/session-cookie.ts';
 import { PAGE_TYPES } from '../fixtures/page-types.ts';
@@ -64,12 +64,17 @@ t.test('the header', async (t) => {
   });
 
   t.test('phone width (375×812), with and without scripts: nothing cut off unseen, the title high enough, text full size', async (t) => {
-    for (const scripts of ['off', 'on'] as const) {
-      const context = await browser.newContext({ viewport: { width: 375, height: 812 }, javaScriptEnabled: scripts === 'on' });
+    // With scripts, as first seen (the header waits for an interaction) and hydrated.
+    for (const scripts of ['off', 'on', 'on, hydrated'] as const) {
+      const context = await browser.newContext({ viewport: { width: 375, height: 812 }, javaScriptEnabled: scripts !== 'off' });
       const page = await context.newPage();
       for (const path of ['/', TOPIC]) {
         await page.goto(base + path);
-        if (scripts === 'on') await page.locator('[data-island="site-header"][data-island-ready="true"]').waitFor({ state: 'attached' });
+        if (scripts === 'on') await page.locator('[data-island="site-header"][data-island-ready="waiting"]').waitFor({ state: 'attached' });
+        if (scripts === 'on, hydrated') {
+          await hydrateAll(page);
+          await page.locator('[data-island="site-header"][data-island-ready="true"]').waitFor({ state: 'attached' });
+        }
         const seen = await page.evaluate(() => {
           const rows = [...document.querySelectorAll<HTMLElement>('.header-menus, .header-actions')].filter((e) => e.getClientRects().length > 0)
             .map((e) => ({ row: e.className, scrolls: e.scrollWidth > e.clientWidth, right: e.getBoundingClientRect().right,

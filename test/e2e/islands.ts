@@ -16,8 +16,19 @@ export function watchErrors(page: Page): () => string[] {
   return () => [...errors];
 }
 
-/** Resolves when no island is still loading: each is hydrated ('true') or has failed ('failed'). */
+/** Every island still waiting for its moment (islands/main.ts) hydrated now, as a journey of the enhanced page wants. */
+export async function hydrateAll(page: Page): Promise<void> {
+  await page.waitForFunction(() => typeof (window as Window & { signpostHydrateAll?: unknown }).signpostHydrateAll === 'function');
+  await page.evaluate(() => (window as Window & { signpostHydrateAll?: () => Promise<void> }).signpostHydrateAll?.());
+}
+
+/**
+ * Resolves when no island is still loading: each is hydrated ('true') or has failed ('failed'). Islands
+ * that wait for their moment (islands/main.ts: visible, idle, interaction) are hydrated now, for journeys
+ * that work with the enhanced page; islandsWaiting checks the page before that.
+ */
 export async function islandsSettled(page: Page): Promise<void> {
+  await hydrateAll(page);
   await page.waitForFunction(() => [...document.querySelectorAll<HTMLElement>('[data-island]')]
     .every((el) => el.dataset.islandReady === 'true' || el.dataset.islandReady === 'failed'));
 }

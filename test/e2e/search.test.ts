@@ -1,6 +1,7 @@
 import t from 'tap';
 import type { Browser, Page, Request, Route } from 'playwright-core';
 import { serve, openPage, axeViolations, VIEWPORTS } from './browser.ts';
+import { hydrateAll } from './islands.ts';
 import { SAMPLE_CONTENT } from '../helpers/build.ts';
 
 // The search results page (spec §2, §4, §5) and its enhancement (islands/search.ts), against the sample content.
@@ -46,6 +47,7 @@ const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The search page with its island started, and a marker that only a full page load would clear. */
 async function openEnhanced(browser: Browser, url: string, viewport: Viewport = 'desktop'): Promise<Page> {
   const page = await openPage(browser, url, { scripts: 'on', viewport });
+  await hydrateAll(page);
   await page.waitForSelector('form[data-island="search"][data-island-ready="true"]');
   await page.evaluate(() => { (window as unknown as { marker: string }).marker = 'same page'; });
   return page;
@@ -113,6 +115,7 @@ t.test('search in a real browser', async (t) => {
       page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
       page.on('pageerror', (error) => errors.push(error.message));
       await page.reload();
+      await hydrateAll(page);
       await page.waitForSelector('form[data-island="search"][data-island-ready="true"]');
       await page.evaluate(() => {
         (window as unknown as { marker: string }).marker = 'same page';

@@ -6,6 +6,7 @@
  */
 import t from 'tap';
 import { audit, pageAs, servePublic } from './browser.ts';
+import { hydrateAll } from './islands.ts';
 import { SAMPLE_CONTENT } from '../helpers/build.ts';
 import { ADA, SESSION_SECRET, sealed } from '../identity/helpers.ts';
 import { STAFF, sendRequest } from '../support/requests-helpers.ts';
@@ -120,6 +121,7 @@ t.test('following requests in a browser', async (t) => {
       if (javaScript) await audit(t, page, 'the staff list');
       if (javaScript) {
         // With scripts a changed filter applies at once ('Filter' is only for no scripts).
+        await hydrateAll(page);
         await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-island="auto-submit"]')?.dataset.islandReady === 'true');
         t.ok(await page.getByRole('button', { name: 'Filter' }).isHidden(), 'the Filter button is not shown');
         await Promise.all([page.waitForURL(/product=tracklight-cloud/), page.getByLabel('Product').selectOption('tracklight-cloud')]);
@@ -132,6 +134,7 @@ t.test('following requests in a browser', async (t) => {
       t.match(new URL(page.url()).search, 'product=tracklight-cloud');
       if (javaScript) {
         // By keyboard: an arrow key on the focused select changes it, and the filter applies.
+        await hydrateAll(page);
         await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-island="auto-submit"]')?.dataset.islandReady === 'true');
         await page.getByLabel('Status').focus();
         await Promise.all([page.waitForURL(/status=[a-z]/), page.keyboard.press('ArrowDown')]);

@@ -188,7 +188,7 @@ t.test('DocumentedProductPage', async (t) => {
     const [visible, hidden] = splitAtDetails(long);
     t.same(links(visible).map((l) => l.text), ['Long list', 'Long 1', 'Long 2', 'Long 3', 'Long 4', 'Long 5']);
     t.match(hidden, /^<details class="show-more"><summary>Show more<\/summary>/);
-    t.match(long, /<script type="application\/json" data-island-props="show-more">[^<]*<\/script><div class="island" data-island="show-more"><ul class="link-list">/, 'the show-more island');
+    t.match(long, /<script type="application\/json" data-island-props="show-more">[^<]*<\/script><div class="island" data-island="show-more" data-hydrate="interaction"><ul class="link-list">/, 'the show-more island');
     t.same(links(hidden).map((l) => l.text), ['Long 6', 'Long 7', 'Long 8']);
     t.notMatch(short, '<details', 'exactly 5 links need no show more');
     t.notMatch(short, 'data-island', 'nor a script');
@@ -237,7 +237,7 @@ t.test('CollectionPage', async (t) => {
     const [visible, hidden] = splitAtDetails(render(<CollectionPage {...model} />));
     t.equal(links(visible).filter((l) => l.href.startsWith('/c/')).length, 5);
     t.match(hidden, /^<details class="show-more"><summary>Show more<\/summary><ul class="card-grid"><li class="card has-button">/);
-    t.match(visible, /<div class="island" data-island="show-more"><ul class="card-grid"><li class="card has-button">/, 'the show-more island');
+    t.match(visible, /<div class="island" data-island="show-more" data-hydrate="interaction"><ul class="card-grid"><li class="card has-button">/, 'the show-more island');
     t.same(links(hidden).filter((l) => l.href.startsWith('/c/')).map((l) => l.href), ['/c/6', '/c/7']);
     t.notMatch(render(<CollectionPage {...model} children={children(5)} />), '<summary>Show more', 'five need no show more');
   });

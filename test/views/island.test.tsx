@@ -27,8 +27,8 @@ function Greeting({ name, items }: { name: string; items: string[] }) {
 
 t.test('an Island is its props block, then a wrapper holding exactly what the component renders', async (t) => {
   const props = { name: '</script><b>x</b>', items: ['a', 'b'] };
-  const html = renderToString(<main><Island name="feedback" component={Greeting} props={props} /></main>);
-  const match = /^<main><script type="application\/json" data-island-props="feedback">(.*?)<\/script><div class="island" data-island="feedback">(.*)<\/div><\/main>$/.exec(html);
+  const html = renderToString(<main><Island name="feedback" component={Greeting} props={props} hydrate="interaction" /></main>);
+  const match = /^<main><script type="application\/json" data-island-props="feedback">(.*?)<\/script><div class="island" data-island="feedback" data-hydrate="interaction">(.*)<\/div><\/main>$/.exec(html);
   t.ok(match, `the markup has the expected shape: ${html}`);
   t.same(JSON.parse(match?.[1] ?? ''), props, 'the block holds the props');
   t.equal(match?.[2], renderToString(<Greeting {...props} />), 'the wrapper holds the component as rendered alone');

@@ -20,11 +20,11 @@ import type { SiblingsWindowProps } from '../../views/islands/siblings.tsx';
 const render = (element: ReactElement, lang = 'en') => renderToStaticMarkup(<StringsProvider lang={lang}>{element}</StringsProvider>);
 const count = (html: string, needle: string) => html.split(needle).length - 1;
 
-/** The props block of the named island, parsed, and the island's markup. */
-function island<P>(html: string, name: string): { props: P; markup: string } {
-  const match = new RegExp(`<script type="application/json" data-island-props="${name}">([^<]*)</script><div class="island" data-island="${name}">`).exec(html);
+/** The props block of the named island, parsed, when it hydrates, and the island's markup. */
+function island<P>(html: string, name: string): { props: P; hydrate: string; markup: string } {
+  const match = new RegExp(`<script type="application/json" data-island-props="${name}">([^<]*)</script><div class="island" data-island="${name}" data-hydrate="(\\w+)">`).exec(html);
   if (!match) throw new Error(`no ${name} island in ${html.slice(0, 200)}`);
-  return { props: JSON.parse(match[1] ?? '') as P, markup: html.slice((match.index ?? 0) + match[0].length) };
+  return { props: JSON.parse(match[1] ?? '') as P, hydrate: match[2] ?? '', markup: html.slice((match.index ?? 0) + match[0].length) };
 }
 
 const CARDS: CardLink[] = [
@@ -39,7 +39,8 @@ const CARDS: CardLink[] = [
 
 t.test('ShowMore: the island lists the same cards as CardGrid, five then the rest in a disclosure', async (t) => {
   const html = render(<ShowMore items={{ kind: 'cards', cards: CARDS, headingLevel: 3 }} first={5} id="more-cards" />);
-  const { props, markup } = island<ShowMoreProps>(html, 'show-more');
+  const { props, hydrate, markup } = island<ShowMoreProps>(html, 'show-more');
+  t.equal(hydrate, 'interaction', 'hydrated by its first use: the disclosure works until then');
   t.equal(props.list.items.length, 6, 'the unsafe card is left out, as CardGrid leaves it out');
   t.same(props.list.items[1], { title: 'Training', href: 'https://training.example.test', external: true });
   t.match(props, { first: 5, id: 'more-cards', summary: 'Show more', showFewer: 'Show fewer', opensInNewTab: ' (opens in a new tab)' });
@@ -90,7 +91,8 @@ const TREE: PageTreeModel = {
 
 t.test('PageTree: its props carry three levels, the open flags and the texts; the markup is the script-free tree', async (t) => {
   const html = render(<PageTree tree={TREE} />);
-  const { props, markup } = island<PageTreeNavProps>(html, 'page-tree');
+  const { props, hydrate, markup } = island<PageTreeNavProps>(html, 'page-tree');
+  t.equal(hydrate, 'interaction', 'hydrated by its first use (or at once for a collapsed sidebar, in the browser)');
   t.equal(props.label, 'Documentation');
   t.same(props.all, { href: '/docs', label: 'All 30 pages in Acme Cloud' });
   const [a, b] = props.nodes;
@@ -113,7 +115,8 @@ t.test('PageTree: its props carry three levels, the open flags and the texts; th
 t.test('Siblings: the window is computed on the server; a list that fits needs no island', async (t) => {
   const items = Array.from({ length: 9 }, (_, i) => ({ title: `Page ${i + 1}`, href: `/p${i + 1}`, current: i === 5 }));
   const html = render(<Siblings model={{ heading: 'In this section', mode: 'window', items, more: { href: '/all', count: 20, title: 'Section' } }} />);
-  const { props, markup } = island<SiblingsWindowProps>(html, 'siblings');
+  const { props, hydrate, markup } = island<SiblingsWindowProps>(html, 'siblings');
+  t.equal(hydrate, 'interaction', 'hydrated by its first use');
   t.match(props, { start: 3, end: 8, moreAbove: { label: 'Show 3 more', hint: ' pages above' }, moreBelow: { label: 'Show 1 more', hint: ' pages below' } });
   t.same(props.all, { href: '/all', label: 'All 20 pages in Section' });
   t.equal(props.items.length, 9);

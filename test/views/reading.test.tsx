@@ -74,7 +74,7 @@ t.test('siblingWindow: the current index ±2, first five near the start, last fi
 
 t.test('Siblings window mode keeps the others in show-more disclosures', async (t) => {
   const html = withoutProps(render(<Siblings model={{ heading: 'In this section', mode: 'window', items: siblings(10, 5) }} />));
-  t.match(html, /^<div class="island" data-island="siblings"><div class="siblings siblings-window"><h2>In this section<\/h2>/);
+  t.match(html, /^<div class="island" data-island="siblings" data-hydrate="interaction"><div class="siblings siblings-window"><h2>In this section<\/h2>/);
   const above = html.indexOf('<details class="siblings-more siblings-more-above"><summary>Show 3 more<');
   const below = html.indexOf('<details class="siblings-more siblings-more-below"><summary>Show 2 more<');
   t.ok(above > -1 && below > above, 'three above the window, two below');
@@ -129,7 +129,7 @@ const tree: PageTreeModel = {
 
 t.test('PageTree: nested disclosures, open and current flags, three levels', async (t) => {
   const html = withoutProps(render(<PageTree tree={tree} />));
-  t.match(html, /^<div class="island" data-island="page-tree"><details class="page-tree-disclosure"><summary class="page-tree-toggle">Documentation<\/summary><nav aria-label="Documentation" class="page-tree">/,
+  t.match(html, /^<div class="island" data-island="page-tree" data-hydrate="interaction"><details class="page-tree-disclosure"><summary class="page-tree-toggle">Documentation<\/summary><nav aria-label="Documentation" class="page-tree">/,
     'the page-tree island: the whole tree in a closed disclosure (shown open from 768 px by CSS)');
   t.match(html, '<a href="/tracklight-cloud/docs">Tracklight Cloud</a>', 'tree title link');
   t.equal(count(html, '<details>') + count(html, '<details open=""'), 3, 'one disclosure per node with children (within three levels)');
@@ -172,7 +172,7 @@ t.test('DeploymentSelector shows only with a cloud URL and a Data Center URL or 
   t.match(versions, '<option value="9.2" selected="">9.2</option>', 'the selected version is marked');
   t.equal(count(versions, 'selected=""'), 1);
   t.match(versions, '<button type="submit" class="auto-submit-button">Go</button>');
-  t.match(versions, /<script type="application\/json" data-island-props="version-selector">.*<\/script><div class="island" data-island="version-selector"><form/, 'the form is the version-selector island');
+  t.match(versions, /<script type="application\/json" data-island-props="version-selector">.*<\/script><div class="island" data-island="version-selector" data-hydrate="interaction"><form/, 'the form is the version-selector island');
   t.match(versions, /<span class="deployment-option is-current" aria-current="page">Data Center<\/span>/, 'current without a URL');
 });
 
@@ -184,7 +184,7 @@ t.test('NoticeBanner', async (t) => {
 
 t.test('FeedbackForm states', async (t) => {
   const ask = render(<FeedbackForm feedback={feedback('ask')} />);
-  t.match(ask, /<script type="application\/json" data-island-props="feedback">.*<\/script><div class="island" data-island="feedback"><section id="feedback"/);
+  t.match(ask, /<script type="application\/json" data-island-props="feedback">.*<\/script><div class="island" data-island="feedback" data-hydrate="interaction"><section id="feedback"/);
   t.match(ask, '<h2 id="feedback-heading">Was this helpful?</h2>');
   t.match(ask, '<form method="post" action="/feedback"');
   t.match(ask, '<input type="hidden" name="_csrf" value="tok&amp;en"/>');

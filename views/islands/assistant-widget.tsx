@@ -39,8 +39,10 @@ export function AssistantWidget({ pageHref, streamHref, lang, strings }: Assista
     if (open) input.current?.focus();
   }, [open]);
 
+  // Before hydration the link opens the assistant's page; its first click (data-replay) waits for the
+  // island and opens the panel instead (islands/main.ts).
   if (!hydrated) {
-    return <aside className="assistant-widget" aria-label={strings.title}><a className="assistant-widget-toggle" href={pageHref}>{strings.open}</a></aside>;
+    return <aside className="assistant-widget" aria-label={strings.title}><a className="assistant-widget-toggle" href={pageHref} data-replay="assistant-widget-toggle">{strings.open}</a></aside>;
   }
 
   const ask = (event: FormEvent<HTMLFormElement>) => {
@@ -58,7 +60,7 @@ export function AssistantWidget({ pageHref, streamHref, lang, strings }: Assista
   return (
     <aside className="assistant-widget" aria-label={strings.title}
       onKeyDown={(e) => { if (e.key === 'Escape' && open) close(); }}>
-      <button ref={toggle} type="button" className="assistant-widget-toggle" aria-expanded={open} aria-controls="assistant-widget-panel"
+      <button ref={toggle} type="button" className="assistant-widget-toggle" data-replay="assistant-widget-toggle" aria-expanded={open} aria-controls="assistant-widget-panel"
         onClick={() => (open ? close() : setOpen(true))}>
         {open ? strings.close : strings.open}
       </button>

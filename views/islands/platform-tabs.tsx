@@ -34,7 +34,7 @@ export function PlatformTabs({ platform, platforms, label, opensInNewTab }: Plat
         <ul className="platform-tabs" aria-label={label}>
           {platforms.map((p) => (
             <li key={p.id}>
-              <a href={`?platform=${p.id}`} className="platform-tab" data-platform={p.id}
+              <a href={`?platform=${p.id}`} className="platform-tab" data-platform={p.id} data-replay={tabId('platform', p.id)}
                 {...(p.id === platform ? { 'aria-current': 'page' as const } : {})}>
                 {p.label}
               </a>

@@ -61,12 +61,12 @@ function Page({ chrome, title, hasSidebar, sidebar, linkedData, children }: {
           </div>
         </main>
         {chrome.visitor.signedIn ? (
-          <Island name="session-watch" component={SessionWatch} props={{
+          <Island name="session-watch" hydrate="idle" component={SessionWatch} props={{
             heartbeatUrl: '/gateway/api/session/heartbeat', loginUrl: chrome.header.loginHref.split('?')[0] ?? '',
             intervalMs: HEARTBEAT_INTERVAL_MS, ended: t.sessionEnded, signIn: t.signInAgain,
           }} />
         ) : null}
-        {chrome.assistant ? <Island name="assistant-widget" component={AssistantWidget} props={chrome.assistant} /> : null}
+        {chrome.assistant ? <Island name="assistant-widget" hydrate="interaction" component={AssistantWidget} props={chrome.assistant} /> : null}
         <SiteFooter chrome={chrome} />
         {chrome.credits ? <CreditsData credits={chrome.credits} /> : null}
       </body>

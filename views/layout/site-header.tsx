@@ -55,5 +55,5 @@ export function SiteHeader({ chrome }: { chrome: Chrome }) {
     signIn: visitor.signedIn ? null : { href: header.loginHref, label: t.header.signIn, logInToContact: t.header.logInToContact },
     account: visitor.signedIn ? accountMenuProps(visitor, header, t) : null,
   };
-  return <Island name="site-header" component={SiteHeaderIsland} props={props} />;
+  return <Island name="site-header" hydrate="interaction" component={SiteHeaderIsland} props={props} />;
 }

@@ -21,7 +21,7 @@ export function FormShellPage({ chrome, kind, title, tagline, formUrl, partnerPo
         {tagline ? <p className="tagline">{tagline}</p> : null}
         <div
           className="form-mount"
-          data-island="support-form"
+          data-island="support-form" data-hydrate="load"
           data-form-kind={kind}
           data-form-url={formUrl}
           {...(kind === 'partnerContact' ? { 'data-partner-support': 'true' } : {})}

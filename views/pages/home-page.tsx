@@ -35,7 +35,7 @@ export function HomePage({ chrome, title, tagline, featured, platform, products,
 
         <section className="browse-products" aria-labelledby="browse-products-heading">
           <h2 id="browse-products-heading">{t.home.browseByProduct}</h2>
-          <Island name="platform-tabs" component={PlatformTabs} props={{
+          <Island name="platform-tabs" hydrate="interaction" component={PlatformTabs} props={{
             platform, label: t.home.platform, opensInNewTab: t.opensInNewTab,
             platforms: PLATFORMS.map((p) => ({
               id: p, label: label(p), cards: cardItems(p === 'cloud' ? products.cloud : products.dataCenter), empty: t.home.noProducts(label(p)),

@@ -35,7 +35,7 @@ export function SearchResultsPage(props: SearchResultsModel) {
       <div className="search-page" data-hx-target="#search-results-region" data-hx-swap="innerHTML" data-hx-sync="#search-results-region:replace">
         <h1>Search</h1>
         <p className="search-subheader" id="search-subheader">{props.subheader}</p>
-        <form method="get" action="/search-results/" role="search" className="search-form search-page-form" data-island="search"
+        <form method="get" action="/search-results/" role="search" className="search-form search-page-form" data-island="search" data-hydrate="interaction"
           data-error-message={SEARCH_ERROR_MESSAGE}>
           <div className="search-term-field">
             <label htmlFor="search-term" className="visually-hidden">Search support</label>
@@ -46,7 +46,7 @@ export function SearchResultsPage(props: SearchResultsModel) {
           {/* The sort select carries `sort`, so there is no hidden sort field (one value per name). With
               scripts it searches when changed, through the form's own submit (the auto-submit island). */}
           <div className="search-sort">
-            <Island name="auto-submit" component={AutoSubmit} props={{
+            <Island name="auto-submit" hydrate="interaction" component={AutoSubmit} props={{
               fields: [{ id: 'search-sort', name: 'sort', label: 'Sort by', value: state.sort, options: sortOptions }],
               button: { label: 'Sort', className: 'secondary-button' },
             }} />
@@ -93,7 +93,7 @@ export function SearchResultsRegion(model: SearchResultsModel) {
               <h2 className="search-heading">{`Showing results for "${model.rewrite?.searched ?? state.searchTerm}"`}</h2>
               <p className="search-summary" role="status">{countLabel(model.total, 'result', 'results')}</p>
               <SearchNotes notes={model.notes} />
-              {model.aiSummary ? <Island name="assistant-summary" component={AssistantSummary} props={model.aiSummary} /> : null}
+              {model.aiSummary ? <Island name="assistant-summary" hydrate="interaction" component={AssistantSummary} props={model.aiSummary} /> : null}
               {model.rewrite ? (
                 <p className="search-rewrite">Search instead for <a href={model.rewrite.originalHref}>{model.rewrite.original}</a></p>
               ) : null}

@@ -24,7 +24,7 @@ export function DeploymentSelector({ model }: { model: DeploymentSelectorModel }
         <li><DeploymentLink label={t.deployment.dataCenter} href={model.dataCenterHref} current={model.current === 'data-center'} /></li>
       </ul>
       {model.versions.length > 0 ? (
-        <Island name="version-selector" component={VersionSelector} props={{
+        <Island name="version-selector" hydrate="interaction" component={VersionSelector} props={{
           action: model.versionAction,
           fields: model.versionFields,
           current: selected,

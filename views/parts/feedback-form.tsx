@@ -13,7 +13,7 @@ export function FeedbackForm({ feedback }: { feedback: FeedbackModel }) {
   const contactHrefs = feedback.contactBase === undefined ? undefined : Object.fromEntries(FEEDBACK_REASONS.map((r) =>
     [r.value, `${feedback.contactBase}?${new URLSearchParams({ page: feedback.returnTo, reason: r.value }).toString()}`]));
   return (
-    <Island name="feedback" component={Feedback} props={{
+    <Island name="feedback" hydrate="interaction" component={Feedback} props={{
       action: feedback.action,
       entryId: feedback.entryId,
       returnTo: feedback.returnTo,

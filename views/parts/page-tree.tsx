@@ -24,6 +24,7 @@ export function PageTree({ tree }: { tree: PageTreeModel }) {
   return (
     <Island
       name="page-tree"
+      hydrate="interaction"
       component={PageTreeNav}
       props={{
         label: t.tree.label,

@@ -26,6 +26,7 @@ export function ShowMore({ items, first, id, summary }: { items: ShowMoreItems; 
   return (
     <Island
       name="show-more"
+      hydrate="interaction"
       component={ShowMoreIsland}
       props={{
         list, first, id,

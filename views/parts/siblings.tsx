@@ -58,7 +58,7 @@ export function Siblings({ model }: { model: SiblingsModel }) {
   };
   // A list that fits the window has nothing to widen: the same markup, without a script.
   if (end - start === model.items.length) return <SiblingsWindow {...props} />;
-  return <Island name="siblings" component={SiblingsWindow} props={props} />;
+  return <Island name="siblings" hydrate="interaction" component={SiblingsWindow} props={props} />;
 }
 
 /** Without a stored mark, pages before the current one count as visited. */

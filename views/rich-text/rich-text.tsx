@@ -282,7 +282,7 @@ function Tabs({ tabs, links, depth, level, ids }: { tabs: { label: string; body:
   return (
     <>
       <JsonScript json={islandJson(props)} data-island-props="body-tabs" />
-      <div className="island" data-island="body-tabs">
+      <div className="island" data-island="body-tabs" data-hydrate="visible">
         <BodyTabs {...props} panels={tabs.map((tab, i) => <RichText key={i} document={tab.body} links={links} depth={depth} level={level} />)} />
       </div>
     </>

@@ -36,7 +36,7 @@ export function StaffRequestsPage(model: StaffRequestsModel) {
         <form method="get" action={model.action} className="staff-filters" aria-labelledby="staff-filters-heading">
           <h2 id="staff-filters-heading" className="visually-hidden">{t.requests.filters}</h2>
           {/* With scripts, a changed filter applies at once (the auto-submit island); 'Filter' stays for no scripts. */}
-          <Island name="auto-submit" component={AutoSubmit} props={{
+          <Island name="auto-submit" hydrate="interaction" component={AutoSubmit} props={{
             fields: [
               field('form', t.requests.form, model.options.forms),
               field('product', t.requests.product, model.options.products),

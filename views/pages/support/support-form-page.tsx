@@ -58,7 +58,7 @@ export function SupportFormPage(model: SupportFormModel) {
   const errors = form?.errors ?? [];
   return (
     <Document chrome={chrome}>
-      <div className={`support-form-page support-form-${kind}`} data-island="support-form">
+      <div className={`support-form-page support-form-${kind}`} data-island="support-form" data-hydrate="load">
         <h1>{title}</h1>
         {tagline ? <p className="tagline">{tagline}</p> : null}
         {errors.length > 0 ? (
