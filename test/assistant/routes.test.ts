@@ -68,7 +68,7 @@ t.test('the assistant page and its stream', async (t) => {
     const topic = await app.inject({ url: '/acme-cloud/docs/first-steps', headers: ada });
     t.equal(topic.statusCode, 200);
     t.match(topic.body, WIDGET);
-    t.match(topic.body, /<aside class="assistant-widget" aria-label="Help centre assistant"><a class="assistant-widget-toggle" href="\/assistant">Ask the help centre<\/a><\/aside>/);
+    t.match(topic.body, /<aside class="assistant-widget" aria-label="Help centre assistant"><a class="assistant-widget-toggle" href="\/assistant" data-replay="assistant-widget-toggle">Ask the help centre<\/a><\/aside>/);
     t.match(topic.body, '"streamHref":"/assistant/stream"');
     t.notMatch((await app.inject('/acme-cloud/docs/first-steps')).body, WIDGET, 'not for visitors');
     t.notMatch((await app.inject({ url: '/acme-cloud/docs/first-steps', headers: { cookie: sealed(app, BOB) } })).body, WIDGET, 'not with the flag off');
