@@ -147,7 +147,7 @@ export default fp<FlagsPluginOptions>(async (app, opts) => {
   // another instance, or a reconnected listener), the latest import's are read again.
   if (setup.kind === 'content' && app.hasDecorator('content')) {
     const provider = setup.provider;
-    app.content.onInvalidate(() => void provider.reload());
+    app.content.onInvalidate(() => provider.reload());
   }
 
   // A domain of its own per app, so apps side by side in one process (tests) never share a provider.
