@@ -45,7 +45,9 @@ t.test('a flags change imported on one instance is evaluated on the other', asyn
     await writeFile(join(treeA, 'flags.json'), definitions({ 'sac-featured-video': booleanFlag('off'), 'csm-ai-agent-on-sac': booleanFlag('on') }));
     const result = await a.importContentTree(treeA);
     t.equal(result.imported, true, 'a flags-only change is a new content version');
+    const imported = performance.now();
     await until(async () => !(await flag(b, 'sac-featured-video')), 'the new definitions on B');
+    t.comment(`B evaluates the new definitions ${Math.round(performance.now() - imported)} ms after A's import returned`);
     await until(async () => !(await b.inject({ url: VIDEO_TOPIC })).body.includes(VIDEO), 'B\'s kept page dropped');
     t.equal(await flag(a, 'sac-featured-video'), false, 'and on A');
     t.equal(await readFile(join(treeB, 'flags.json'), 'utf8'), stale, 'B\'s disk was never read');
