@@ -5,6 +5,7 @@
  */
 import type { Config } from './config.ts';
 import { embeddedIssuer } from './identity/types.ts';
+import { flagsInContent } from './flags/providers.ts';
 
 /** A configured address without what could be a credential in it. */
 export function addressOnly(url: string | undefined): string | undefined {
@@ -24,7 +25,8 @@ export function configurationSummary(config: Config): Record<string, unknown> {
     issuerKind: config.oidcIssuer ? 'external' : 'embedded',
     oidcClientId: config.oidcClientId,
     flagProvider: config.flagsProvider,
-    flagSource: config.flagsProvider === 'file' ? config.flagsFile : addressOnly(config.flagsUrl) ?? 'none (every flag takes its default)',
+    flagSource: config.flagsProvider !== 'file' ? addressOnly(config.flagsUrl) ?? 'none (every flag takes its default)'
+      : flagsInContent(config) ? 'the imported content\'s flags.json' : config.flagsFile,
     aiEndpoint: addressOnly(config.aiBaseUrl) ?? 'none (the assistant answers from the passages)',
     aiModel: config.aiModel,
   };

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Db, Queryable } from '../db/driver.ts';
-import { loadContent, type LoadOptions, type LoadResult } from './load.ts';
+import { FLAGS_FILE_NAME, loadContent, type LoadOptions, type LoadResult } from './load.ts';
 import { resolveContent, type EntryRow, type RouteRow } from './resolve.ts';
 import { ContentError, type Problem } from './problems.ts';
 import { FREQUENT_TERM, rebuildSearchDocuments, updateSearchDocuments } from '../search/documents.ts';
@@ -13,6 +13,7 @@ import { writeFiles } from './files.ts';
 import { writePassages } from '../assistant/passages.ts';
 import { checkRedirects, REDIRECTS_FILE, writeRedirects } from './redirects.ts';
 import { PhaseClock, type PhaseTime } from './phases.ts';
+import { flagsProblems } from '../flags/file-provider.ts';
 
 /** Bump when the importer's output changes, so unchanged content is imported again. */
 export const IMPORT_FORMAT = 8;
@@ -72,7 +73,9 @@ function checkTree(loaded: LoadResult, readMs: number, clock?: PhaseClock) {
   const pathOf = new Map(resolved.entries.flatMap((e) => (e.path ? [[e.id, e.path] as const] : [])));
   const redirects = checkRedirects(loaded.files.find((f) => f.path === REDIRECTS_FILE)?.text, new Set(resolved.routes.map((r) => r.path)),
     (id) => pathOf.get(id), found);
-  const plan = { ...resolved, redirects };
+  // A broken flags file refuses the import, so every instance keeps the definitions it has (server/flags/).
+  if (loaded.flags !== undefined) found.push(...flagsProblems(FLAGS_FILE_NAME, loaded.flags));
+  const plan = { ...resolved, redirects, flags: loaded.flags ?? null };
   movePlanWarnings(found, warnings);
   // One message per file, line (and column, where known) and field: a missing slug is not also a broken link.
   // A body's problems are each their own, though several share a place (an image with no alt and no file).
@@ -86,6 +89,7 @@ function checkTree(loaded: LoadResult, readMs: number, clock?: PhaseClock) {
   warnings.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
   const digest = createHash('sha256').update(`format ${IMPORT_FORMAT}\n`);
   for (const file of loaded.files) digest.update(`${file.path}\0${file.text}\0`);
+  if (loaded.flags !== undefined) digest.update(`flags\0${loaded.flags}\0`);
   digestFiles(digest, plan.files);
   return { plan, problems, warnings, digest: digest.digest('hex'), readMs, checkMs: performance.now() - t1 };
 }
@@ -126,8 +130,8 @@ export async function importContent(db: Db, dir: string, options: ImportOptions 
     await clock.time('write redirects', () =>
       writeRedirects(tx, plan.redirects, before, plan.routes, new Map(plan.entries.flatMap((e) => (e.path ? [[e.id, e.path] as const] : [])))));
     await clock.time('write assets', () => writeFiles(tx, plan.files));
-    await tx.query('insert into content_imports (digest, entry_count, source, duration_ms) values ($1, $2, $3, $4)', [
-      digest, plan.entries.length, dir, Math.round(performance.now() - t0),
+    await tx.query('insert into content_imports (digest, entry_count, source, duration_ms, flags) values ($1, $2, $3, $4, $5)', [
+      digest, plan.entries.length, dir, Math.round(performance.now() - t0), plan.flags,
     ]);
     // Delivered at commit: every instance drops what it cached of the old content.
     await tx.query('select pg_notify($1, $2)', [CONTENT_CHANNEL, digest]);

@@ -44,6 +44,22 @@ export interface LoadResult {
   files: { path: string; text: string }[];
   /** Images and other files of the tree (files.ts), by path. */
   contentFiles?: Map<string, ContentFile>;
+  /** The text of the tree's flags.json, when it has one: imported with the content (server/flags/). */
+  flags?: string | undefined;
+}
+
+/** The flag definitions at the top of a tree: stored by the import, never an entry. */
+export const FLAGS_FILE_NAME = 'flags.json';
+
+/** The text of a tree's flags.json; undefined when there is none. */
+async function readFlags(dir: string): Promise<string | undefined> {
+  try {
+    return await readFile(join(dir, FLAGS_FILE_NAME), 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EISDIR') return undefined;
+    throw error;
+  }
 }
 
 const FOLDER_KIND = new Map<string, keyof typeof ENTRY_KINDS>(
@@ -56,7 +72,7 @@ const FOLDER_KIND = new Map<string, keyof typeof ENTRY_KINDS>(
  * imported as content. redirects.yaml is not one of them: it is read with the tree (checked against its
  * pages in import.ts), though it is not an entry.
  */
-export const NON_ENTRY_FILES = new Set(['demo-accounts.yaml', 'flags.json']);
+export const NON_ENTRY_FILES = new Set(['demo-accounts.yaml', FLAGS_FILE_NAME]);
 
 export async function listContentFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
@@ -136,7 +152,8 @@ export async function loadContent(dir: string, onProgress?: (done: number, total
     });
   }
   if (paths.length === 0) problems.push({ file: '.', line: 1, field: 'content', reason: `no content files found in ${dir}` });
-  return { entries, problems, files, contentFiles };
+  const flags = await readFlags(dir);
+  return { entries, problems, files, contentFiles, ...(flags === undefined ? {} : { flags }) };
 }
 
 async function readContentFiles(dir: string, paths: string[]): Promise<Map<string, ContentFile>> {
@@ -416,6 +433,7 @@ export class ContentSnapshot {
   private readonly files = new Map<string, { text: string; entry?: LoadedEntry; problems: Problem[] }>();
   private readonly contentFiles = new Map<string, ContentFile>();
   private sorted: string[] | undefined;
+  private flags: string | undefined;
 
   constructor(readonly dir: string) {}
 
@@ -432,6 +450,7 @@ export class ContentSnapshot {
     for (const problem of loaded.problems) this.files.get(problem.file)?.problems.push(problem);
     this.contentFiles.clear();
     for (const [path, file] of loaded.contentFiles ?? []) this.contentFiles.set(path, file);
+    this.flags = loaded.flags;
   }
 
   /** Reads an image or other file again; true when it changed. */
@@ -465,6 +484,12 @@ export class ContentSnapshot {
   async update(paths: Iterable<string>): Promise<string[]> {
     const changed: string[] = [];
     const visit = async (path: string) => {
+      if (path === FLAGS_FILE_NAME) {
+        const text = await readFlags(this.dir);
+        if (text !== this.flags) changed.push(path);
+        this.flags = text;
+        return;
+      }
       if (isFilePath(path) && isContentPath(path)) {
         if (await this.updateFile(path)) changed.push(path);
         return;
@@ -547,7 +572,7 @@ export class ContentSnapshot {
       if (held.entry) entries.push(held.entry);
     }
     if (files.length === 0) problems.push({ file: '.', line: 1, field: 'content', reason: `no content files found in ${this.dir}` });
-    return { entries, problems, files, contentFiles: new Map(this.contentFiles) };
+    return { entries, problems, files, contentFiles: new Map(this.contentFiles), ...(this.flags === undefined ? {} : { flags: this.flags }) };
   }
 }
 

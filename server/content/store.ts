@@ -109,7 +109,7 @@ export class ContentStore {
   private routes = new LookupCache<Route[]>(ROUTE_CACHE_SIZE, MISS_CACHE_SIZE);
   private searches = new Lru<unknown>(SEARCH_CACHE_SIZE, SEARCH_CACHE_MS);
 
-  private invalidated: (() => void)[] = [];
+  private invalidated: (() => unknown)[] = [];
 
   /**
    * Published reads go to `reads` (a read replica when one is fit, server/db/replicas.ts); preview reads,
@@ -121,8 +121,11 @@ export class ContentStore {
     return preview ? this.primary : this.reads;
   }
 
-  /** Drops cached entries; called when an import commits (on any instance). */
-  invalidate(): void {
+  /**
+   * Drops cached entries; called when an import commits (on any instance). Settles once what the
+   * listeners read again (the flag definitions imported with the content) is read.
+   */
+  invalidate(): Promise<void> {
     // First: a replica that has not replayed the change yet must not fill the emptied caches with the old content.
     this.reads.fence?.();
     this.cache.clear();
@@ -131,11 +134,12 @@ export class ContentStore {
     this.outlineCache.clear();
     this.routes.clear();
     this.searches.clear();
-    for (const listener of this.invalidated) listener();
+    const pending = this.invalidated.map((listener) => listener());
+    return Promise.allSettled(pending).then(() => undefined);
   }
 
   /** Runs `listener` whenever the caches are dropped, so caches of rendered pages follow the content. */
-  onInvalidate(listener: () => void): void {
+  onInvalidate(listener: () => unknown): void {
     this.invalidated.push(listener);
   }
 

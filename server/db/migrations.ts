@@ -552,4 +552,13 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 17,
+    name: 'flag definitions with the content',
+    sql: /* sql */ `
+      -- The content tree's flags.json as imported (null: the tree had none): every instance evaluates
+      -- flags from the latest import's, so a publish on one instance changes flags on all.
+      alter table content_imports add column flags text;
+    `,
+  },
 ];

@@ -76,7 +76,7 @@ export default fp<DevOptions>(async (app, opts) => {
     }
     const result = await importContent(app.db, opts.contentDir, { checked, vacuum: false });
     if (result.imported) {
-      app.content.invalidate();
+      await app.content.invalidate();
       vacuumWhenIdle();
     }
     const ms = performance.now() - t0;

@@ -118,28 +118,36 @@ export function parseFlagsFile(file: string, text: string, logger: Logger):
   return { core: new FlagdCore(storage, logger), shapes };
 }
 
-export interface FileProviderOptions {
-  file: string;
-  logger: Logger;
-  /** Called after every load attempt: the problems of a refused file, or none. */
-  onLoad?: (result: { loaded: boolean; problems: FlagsFileProblem[]; missing: boolean }) => void;
-  /** How long edits settle before the file is read again (editors write in several steps). */
-  settleMs?: number;
+/** Nothing: checking a file needs no log of flagd's own. */
+const SILENT: Logger = { error: () => undefined, warn: () => undefined, info: () => undefined, debug: () => undefined };
+
+/** A flags file's problems as the content import reports them (server/content/import.ts); none when it is good. */
+export function flagsProblems(file: string, text: string): { file: string; line: number; column?: number; field: string; reason: string }[] {
+  const parsed = parseFlagsFile(file, text, SILENT);
+  if (!('problems' in parsed)) return [];
+  return parsed.problems.map((p) => ({
+    file, line: p.line ?? 1, ...(p.column === undefined ? {} : { column: p.column }), field: p.field ?? 'flags', reason: p.reason,
+  }));
 }
 
-export class FileFlagProvider implements Provider {
-  readonly metadata = { name: 'flagd definitions file' } as const;
+/** What a load of the definitions came to: the problems of refused ones, or none. */
+export type LoadReport = { loaded: boolean; problems: FlagsFileProblem[]; missing: boolean };
+
+/**
+ * Definitions held in memory and evaluated by flagd's evaluator; where their text comes from (a file,
+ * the imported content) is the subclass's. A refused text leaves the held definitions as they were.
+ */
+export abstract class DefinitionsProvider implements Provider {
+  abstract readonly metadata: { readonly name: string };
   readonly runsOn = 'server' as const;
   readonly events = new OpenFeatureEventEmitter();
   private core: FlagdCore | undefined;
   private shapes = new Map<string, FlagShape>();
-  private watcher: FSWatcher | undefined;
-  private timer: NodeJS.Timeout | undefined;
   private lastText: string | undefined;
 
-  constructor(private readonly options: FileProviderOptions) {}
+  constructor(protected readonly logger: Logger, protected readonly onLoad?: (result: LoadReport) => void) {}
 
-  /** Whether a good definitions file has been read. */
+  /** Whether good definitions have been read. */
   get loaded(): boolean {
     return this.core !== undefined;
   }
@@ -148,57 +156,30 @@ export class FileFlagProvider implements Provider {
     return this.shapes.get(name) ?? { targeted: false, usesTargetingKey: false };
   }
 
-  async initialize(): Promise<void> {
-    this.load();
-    this.watch();
+  /** Drops the definitions: every flag takes its default until good ones are applied. */
+  protected clear(): void {
+    const had = this.core !== undefined;
+    this.core = undefined;
+    this.shapes = new Map();
+    this.lastText = undefined;
+    if (had) this.events.emit(ProviderEvents.ConfigurationChanged, { flagsChanged: [] });
   }
 
-  /** Reads the file; a good one replaces the definitions, a broken one is logged and changes nothing. */
-  load(): boolean {
-    const { file, logger } = this.options;
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (error) {
-      const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-      const reason = missing ? 'no such file' : (error as Error).message;
-      this.options.onLoad?.({ loaded: false, missing, problems: [{ file, reason }] });
-      return false;
-    }
+  /** A good text replaces the definitions (true), a broken one is reported and changes nothing (false). */
+  protected apply(file: string, text: string): boolean {
     if (text === this.lastText) return true;
-    const parsed = parseFlagsFile(file, text, logger);
+    const parsed = parseFlagsFile(file, text, this.logger);
     if ('problems' in parsed) {
-      this.options.onLoad?.({ loaded: false, missing: false, problems: parsed.problems });
+      this.onLoad?.({ loaded: false, missing: false, problems: parsed.problems });
       return false;
     }
     const changed = this.core !== undefined;
     this.core = parsed.core;
     this.shapes = parsed.shapes;
     this.lastText = text;
-    this.options.onLoad?.({ loaded: true, missing: false, problems: [] });
+    this.onLoad?.({ loaded: true, missing: false, problems: [] });
     if (changed) this.events.emit(ProviderEvents.ConfigurationChanged, { flagsChanged: [...parsed.shapes.keys()] });
     return true;
-  }
-
-  /** Watches the file's folder, not the file: editors and deploys replace the file rather than write into it. */
-  private watch(): void {
-    const name = basename(this.options.file);
-    try {
-      this.watcher = watch(dirname(this.options.file), { persistent: false }, (_event, changed) => {
-        if (changed !== null && changed !== name) return;
-        clearTimeout(this.timer);
-        this.timer = setTimeout(() => this.load(), this.options.settleMs ?? 50);
-        this.timer.unref();
-      });
-      this.watcher.on('error', () => this.watcher?.close());
-    } catch (error) {
-      this.options.logger.warn(`flags file not watched (${(error as Error).message}): changes need a restart`);
-    }
-  }
-
-  async onClose(): Promise<void> {
-    clearTimeout(this.timer);
-    this.watcher?.close();
   }
 
   private resolve<T extends JsonValue>(type: 'boolean' | 'string' | 'number' | 'object', flagKey: string, defaultValue: T, context: EvaluationContext, logger: Logger): ResolutionDetails<T> {
@@ -220,5 +201,65 @@ export class FileFlagProvider implements Provider {
 
   async resolveObjectEvaluation<U extends JsonValue>(flagKey: string, defaultValue: U, context: EvaluationContext, logger: Logger): Promise<ResolutionDetails<U>> {
     return this.resolve('object', flagKey, defaultValue, context, logger);
+  }
+}
+
+export interface FileProviderOptions {
+  file: string;
+  logger: Logger;
+  /** Called after every load attempt: the problems of a refused file, or none. */
+  onLoad?: ((result: LoadReport) => void) | undefined;
+  /** How long edits settle before the file is read again (editors write in several steps). */
+  settleMs?: number;
+}
+
+export class FileFlagProvider extends DefinitionsProvider {
+  readonly metadata = { name: 'flagd definitions file' } as const;
+  private watcher: FSWatcher | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: FileProviderOptions) {
+    super(options.logger, options.onLoad);
+  }
+
+  async initialize(): Promise<void> {
+    this.load();
+    this.watch();
+  }
+
+  /** Reads the file; a good one replaces the definitions, a broken one is logged and changes nothing. */
+  load(): boolean {
+    const { file } = this.options;
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+      const reason = missing ? 'no such file' : (error as Error).message;
+      this.onLoad?.({ loaded: false, missing, problems: [{ file, reason }] });
+      return false;
+    }
+    return this.apply(file, text);
+  }
+
+  /** Watches the file's folder, not the file: editors and deploys replace the file rather than write into it. */
+  private watch(): void {
+    const name = basename(this.options.file);
+    try {
+      this.watcher = watch(dirname(this.options.file), { persistent: false }, (_event, changed) => {
+        if (changed !== null && changed !== name) return;
+        clearTimeout(this.timer);
+        this.timer = setTimeout(() => this.load(), this.options.settleMs ?? 50);
+        this.timer.unref();
+      });
+      this.watcher.on('error', () => this.watcher?.close());
+    } catch (error) {
+      this.options.logger.warn(`flags file not watched (${(error as Error).message}): changes need a restart`);
+    }
+  }
+
+  async onClose(): Promise<void> {
+    clearTimeout(this.timer);
+    this.watcher?.close();
   }
 }

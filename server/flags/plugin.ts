@@ -40,7 +40,10 @@ const SAME_FOR_EVERYONE = new Set(['STATIC', 'DEFAULT', 'DISABLED', 'ERROR']);
 export interface FlagService {
   /** One flag for a context, through the SDK: never throws; a failure is logged and gives the default. */
   evaluate(name: FlagName, context: EvaluationContext): Promise<Evaluation>;
-  /** Where the definitions come from: 'file', 'remote', or 'none' (every flag takes its default). */
+  /**
+   * Where the definitions come from: 'content' (the imported tree's flags.json), 'file' (FLAGS_FILE
+   * outside the tree), 'remote', or 'none' (every flag takes its default).
+   */
   readonly source: ProviderSetup['kind'];
   /**
    * Whether a flag's value may differ between visitors ('visitor': its rules read the targeting key;
@@ -78,7 +81,7 @@ declare module 'fastify' {
 }
 
 export interface FlagsPluginOptions {
-  config: Pick<Config, 'flagsProvider' | 'flagsFile' | 'flagsUrl' | 'flagsTimeoutMs' | 'staffDomain' | 'partnerHosts' | 'publicUrl'>;
+  config: Pick<Config, 'flagsProvider' | 'flagsFile' | 'flagsUrl' | 'flagsTimeoutMs' | 'contentDir' | 'staffDomain' | 'partnerHosts' | 'publicUrl'>;
   /** A provider to use instead of the configured one (tests: one that fails). */
   provider?: import('@openfeature/server-sdk').Provider | undefined;
 }
@@ -111,19 +114,27 @@ export default fp<FlagsPluginOptions>(async (app, opts) => {
 
   let loads = 0;
   let reportedMissing = false;
+  const readStored = async () => {
+    // The primary: a NOTIFY arrives before a replica may have replayed the import it announces.
+    const rows = await app.db.query<{ flags: string | null }>('select flags from content_imports order by id desc limit 1');
+    return rows[0];
+  };
   const setup: ProviderSetup = opts.provider
     ? { kind: 'remote', provider: opts.provider, url: 'test' }
     : providerFor(config, sdkLogger, ({ loaded, missing, problems }) => {
+      const source = setup.kind === 'content' ? 'imported content' : config.flagsFile;
       if (loaded) {
         reportedMissing = false;
-        log.info({ file: config.flagsFile }, 'flag definitions loaded');
-        // Pages were rendered with the old definitions: drop them (page cache, role templates).
-        if (loads++ > 0 && app.hasDecorator('content')) app.content.invalidate();
+        log.info({ file: source }, 'flag definitions loaded');
+        // Pages were rendered with the old definitions: drop them (page cache, role templates). Imported
+        // ones arrive after the import's own drop, so pages rendered in between go too.
+        if ((loads++ > 0 || setup.kind === 'content') && app.hasDecorator('content')) app.content.invalidate();
         return;
       }
       if (missing) {
         // Spec §8 missing configuration: logged once (again only after a good file went away and came back).
-        if (!reportedMissing) log.warn({ file: config.flagsFile }, 'no flags file: every flag takes its default until one appears');
+        if (!reportedMissing) log.warn({ file: source }, 'no flags file: every flag takes its default until one appears');
+        if (!reportedMissing && setup.kind === 'content' && loads > 0) app.content.invalidate();
         reportedMissing = true;
         return;
       }
@@ -131,7 +142,13 @@ export default fp<FlagsPluginOptions>(async (app, opts) => {
       for (const problem of problems) {
         log.error({ problem: `${problem.file}${problem.line ? `:${problem.line}` : ''}${problem.column ? `:${problem.column}` : ''}: ${problem.field ? `${problem.field}: ` : ''}${problem.reason}` }, `flags file refused; ${serving}`);
       }
-    });
+    }, readStored);
+  // Imported definitions follow the content: whenever its caches drop (an import's NOTIFY, here or on
+  // another instance, or a reconnected listener), the latest import's are read again.
+  if (setup.kind === 'content' && app.hasDecorator('content')) {
+    const provider = setup.provider;
+    app.content.onInvalidate(() => provider.reload());
+  }
 
   // A domain of its own per app, so apps side by side in one process (tests) never share a provider.
   const domain = `signpost-${randomUUID()}`;
@@ -184,7 +201,7 @@ export default fp<FlagsPluginOptions>(async (app, opts) => {
     source: setup.kind,
     shapeOf(name) {
       if (setup.kind === 'none') return 'none';
-      if (setup.kind !== 'file') return undefined;
+      if (setup.kind === 'remote') return undefined;
       const shape = setup.provider.shapeOf(name);
       return shape.usesTargetingKey ? 'visitor' : shape.targeted ? 'context' : 'none';
     },

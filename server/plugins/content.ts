@@ -82,7 +82,8 @@ export default fp<ContentPluginOptions>(async (app, opts) => {
       for (const warning of result.warnings) app.log.warn({ problem: formatProblem(warning) }, 'content warning');
       if (result.imported) {
         starting = false;
-        store.invalidate();
+        // Awaited: once the import is answered, this instance evaluates the flags it brought.
+        await store.invalidate();
       }
       return result;
     });

@@ -6,6 +6,7 @@ import { PAGE_CSP } from '../../server/plugins/render.ts';
 import { loadContent, ContentSnapshot } from '../../server/content/load.ts';
 import { ADA, SESSION_SECRET, sealed } from '../identity/helpers.ts';
 import { buildDev } from './helpers.ts';
+import { booleanFlag, definitions, until } from '../flags/helpers.ts';
 import type { FastifyInstance } from 'fastify';
 import type { DevStatus } from '../../server/dev/plugin.ts';
 
@@ -47,9 +48,14 @@ t.test('a snapshot re-reads only the files it is told of and reads the tree as a
   await snapshot.update(['topics/acme-cloud']);
   t.notOk(snapshot.result().files.some((f) => f.path.startsWith('topics/acme-cloud/')), 'a folder removed drops its files');
   t.same(ids(snapshot.result()), ids(await loadContent(dir)));
+
+  t.equal(snapshot.result().flags, undefined, 'the fixture has no flags.json');
+  await writeFile(join(dir, 'flags.json'), definitions({ 'csm-ai-agent-on-sac': booleanFlag('on') }));
+  t.same(await snapshot.update(['flags.json']), ['flags.json'], 'the flag definitions are part of the tree');
+  t.equal(snapshot.result().flags, (await loadContent(dir)).flags, 'as a full load reads them');
 });
 
-t.test('live preview: a save is served, a broken save shows its problems over the last good page, a fix clears them', async (t) => {
+t.test('live preview: a save is served, a broken save shows its problems over the last good page, a fix clears them; the tree\'s flags.json too', async (t) => {
   const dir = await tempContent(t);
   const app = await buildDev(t, dir, { watch: true, env: { SESSION_SECRET, CONTENT_EDITOR_URL: 'https://forge.example/help/-/edit/main/{file}' } });
   const first = await app.inject({ url: TOPIC, headers: { 'accept-encoding': 'gzip, br' } });
@@ -89,6 +95,18 @@ t.test('live preview: a save is served, a broken save shows its problems over th
 
   const author = (await app.inject({ url: TOPIC, headers: { cookie: sealed(app, { ...ADA, canEdit: true }) } })).body;
   t.match(author, `href="https://forge.example/help/-/edit/main/${FILE}"`, 'an author\'s edit link names the source file');
+
+  // The tree's flags.json is published with the content: a save changes flags, a broken one is shown.
+  const agent = async () => (await app.flags.evaluate('csm-ai-agent-on-sac', {})).value;
+  await writeFile(join(dir, 'flags.json'), definitions({ 'csm-ai-agent-on-sac': booleanFlag('on') }));
+  await until(agent, 'the saved flag definitions');
+  await writeFile(join(dir, 'flags.json'), '{ "flags": ');
+  await settled(app, (s) => s.problems.some((p) => p.file === 'flags.json' && p.line === 1));
+  t.pass('a broken flags file is shown with where');
+  t.equal(await agent(), true, 'the last good definitions keep serving');
+  await writeFile(join(dir, 'flags.json'), definitions({ 'csm-ai-agent-on-sac': booleanFlag('off') }));
+  await settled(app, (s) => s.problems.length === 0);
+  await until(async () => !(await agent()), 'the fixed flag definitions');
 });
 
 t.test('in dev mode an author\'s edit link may open a local editor at the entry\'s line; production keeps https', async (t) => {

@@ -1,10 +1,10 @@
 /**
  * Flags on pages: the featured video follows its flag, a definitions change drops rendered pages,
  * anonymous visitors in different rollout buckets never get each other's page from a cache, staff alone
- * see the flags a page was rendered with, and a broken flags file is logged while the old one serves.
+ * see the flags a page was rendered with, and a broken flags file refuses the import while the old one
+ * serves. The tree's flags.json is published by importing the tree (test/flags/stored.test.ts).
  */
 import { writeFile } from 'node:fs/promises';
-import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import t from 'tap';
 import type { LightMyRequestResponse } from 'fastify';
@@ -13,6 +13,7 @@ import { ADA, SESSION_SECRET, sealed, setCookies } from '../identity/helpers.ts'
 import { STAFF } from '../support/requests-helpers.ts';
 import { ANONYMOUS_ID_COOKIE, newAnonymousId } from '../../server/flags/context.ts';
 import { booleanFlag, contentWithVideo, definitions, rollout, VIDEO_TOPIC, until } from './helpers.ts';
+import { ContentError, formatProblem } from '../../server/content/problems.ts';
 import type { FlagName } from '../../server/flags/catalogue.ts';
 
 const PAGE = VIDEO_TOPIC;
@@ -25,10 +26,8 @@ t.test('flags on pages', async (t) => {
   const content = await contentWithVideo(t);
   const flags = join(content, 'flags.json');
   await writeFile(flags, definitions({ 'sac-featured-video': booleanFlag('on') }));
-  const lines: string[] = [];
-  const logStream = new Writable({ write(chunk, _encoding, done) { lines.push(String(chunk)); done(); } });
   const app = await build(t, {
-    contentDir: content, env: { SESSION_SECRET, STAFF_EMAIL_DOMAIN: 'fernhollow.example', LOG_LEVEL: 'warn' }, logStream,
+    contentDir: content, env: { SESSION_SECRET, STAFF_EMAIL_DOMAIN: 'fernhollow.example', LOG_LEVEL: 'warn' },
     // What a page of the AI assistant (a later part) will ask: one flag, through request.flags.
     extend: (server) => server.get<{ Params: { name: string } }>('/test-flag/:name', async (request) => {
       const name = request.params.name as FlagName;
@@ -36,6 +35,10 @@ t.test('flags on pages', async (t) => {
     }),
   });
   const get = (url: string, cookie?: string) => app.inject({ url, headers: cookie ? { cookie } : {} });
+  const publish = async (text: string) => {
+    await writeFile(flags, text);
+    await app.importContentTree(content);
+  };
 
   t.test('a flag the same for everyone keeps the page public and cached; a change of definitions drops it', async (t) => {
     const first = await get(PAGE);
@@ -46,7 +49,7 @@ t.test('flags on pages', async (t) => {
     t.equal(first.headers['x-signpost-flags'], undefined, 'no flag header for anonymous visitors');
     t.match((await get(PAGE)).body, VIDEO, 'the kept copy');
 
-    await writeFile(flags, definitions({ 'sac-featured-video': booleanFlag('off') }));
+    await publish(definitions({ 'sac-featured-video': booleanFlag('off') }));
     await until(async () => !(await get(PAGE)).body.includes(VIDEO), 'the new definitions on the page');
     const after = await get(PAGE);
     t.notMatch(after.body, VIDEO, 'the page kept before the change is not answered after it');
@@ -54,7 +57,7 @@ t.test('flags on pages', async (t) => {
   });
 
   t.test('anonymous visitors in different rollout buckets never get each other\'s page', async (t) => {
-    await writeFile(flags, definitions({ 'sac-featured-video': booleanFlag('off', rollout(50)) }));
+    await publish(definitions({ 'sac-featured-video': booleanFlag('off', rollout(50)) }));
     await until(async () => app.flags.shapeOf('sac-featured-video') === 'visitor', 'the rollout');
 
     const fresh = await get(PAGE);
@@ -103,7 +106,7 @@ t.test('flags on pages', async (t) => {
   });
 
   t.test('the AI summary experiment is evaluated with the compliance entitlement and the staff flag', async (t) => {
-    await writeFile(flags, definitions({
+    await publish(definitions({
       'sac-health-data-compliance-entitlement': booleanFlag('off', { if: [{ '==': [{ var: 'targetingKey' }, ADA.sub] }, 'on', 'off'] }),
       'sac-search-ai-experiment': booleanFlag('off', { if: [{ or: [{ var: 'healthDataCompliance' }, { var: 'vendorAccount' }] }, 'on', 'off'] }),
       'sac-featured-video': booleanFlag('off', rollout(50)),
@@ -118,13 +121,11 @@ t.test('flags on pages', async (t) => {
     t.equal((await ask()).value, false, 'anonymous');
   });
 
-  t.test('a broken flags file is logged with what and where; the old definitions keep serving', async (t) => {
+  t.test('a broken flags file refuses the import with what and where; the old definitions keep serving', async (t) => {
     const broken = definitions({ 'sac-featured-video': booleanFlag('on') }).replace('"state": "ENABLED"', '"state": ENABLED');
-    await writeFile(flags, broken);
-    await until(async () => lines.some((l) => l.includes('flags file refused')), 'the refusal in the log');
-    const line = JSON.parse(lines.find((l) => l.includes('flags file refused')) ?? '{}') as { problem?: string; msg?: string };
-    t.match(line.problem, `${flags}:4:`, 'the file and line');
-    t.match(line.msg, 'the last good definitions keep serving');
+    const refused = await publish(broken).then(() => undefined, (error: unknown) => error);
+    t.ok(refused instanceof ContentError, 'the import is refused');
+    t.match((refused as ContentError).problems.map(formatProblem), [/^flags\.json:4:\d+: .*not valid JSON/], 'the file and line');
     t.equal(app.flags.shapeOf('sac-featured-video'), 'visitor', 'the rollout still decides');
     t.equal((await get(PAGE)).statusCode, 200);
   });

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { chmod, cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,8 +100,8 @@ t.test('npm run cluster: journeys through nginx with no stickiness, and an insta
   const dir = await mkdtemp(join(tmpdir(), 'signpost-cluster-test-'));
   // PostgreSQL (as the postgres account when root) and nginx's workers go through it.
   await chmod(dir, 0o755);
-  // The instances' content tree, whose flags file the test edits.
-  const content = await mkdtemp(join(tmpdir(), 'signpost-cluster-flags-'));
+  // The instances' content tree: a copy, so nothing the fleet does touches the repository's.
+  const content = await mkdtemp(join(tmpdir(), 'signpost-cluster-tree-'));
   t.teardown(() => rm(content, { recursive: true, force: true }));
   await cp(join(ROOT, 'content'), content, { recursive: true });
 
@@ -296,16 +296,20 @@ t.test('npm run cluster: journeys through nginx with no stickiness, and an insta
 
   await t.test('a flag change reaches every instance; the assistant streams through nginx; its limit counts across instances', async (t) => {
     const cookie = casey.header();
-    const flagsFile = join(content, 'flags.json');
     for (const instance of state().instances) {
       t.equal((await fetch(`${instance.url}/assistant`, { headers: { cookie }, redirect: 'manual' })).status, 404, `instance ${instance.index}: no assistant with its flag off`);
     }
-    // Every instance reads the same definitions (here one content tree; on several hosts, the same
-    // file deployed to each) and reloads them when the file changes: written whole, then renamed.
+    // Flag definitions are published with the content: the change is made in a copy of the tree the
+    // instances never read and imported once; each instance hears the import and reads them again.
+    const published = await mkdtemp(join(tmpdir(), 'signpost-cluster-flags-publish-'));
+    t.teardown(() => rm(published, { recursive: true, force: true }));
+    await cp(content, published, { recursive: true });
+    const flagsFile = join(published, 'flags.json');
     const flags = JSON.parse(await readFile(flagsFile, 'utf8')) as { flags: Record<string, { defaultVariant: string }> };
     flags.flags['csm-ai-agent-on-sac']!.defaultVariant = 'on';
-    await writeFile(`${flagsFile}.new`, JSON.stringify(flags, null, 2));
-    await rename(`${flagsFile}.new`, flagsFile);
+    await writeFile(flagsFile, JSON.stringify(flags, null, 2));
+    const { DATABASE_URL: _unused, ...env } = process.env;
+    await run(['--enable-source-maps', join(ROOT, 'dist/scripts/import.js'), published], { ...env, DATABASE_URL: state().primary.url, LOG_LEVEL: 'warn' });
     for (const instance of state().instances) {
       const deadline = Date.now() + 30_000;
       let status = 0;
