@@ -160,9 +160,15 @@ t.test('islands hydrate when they say', async (t) => {
     const { page, errors, context } = await open(PAGE_TYPES.topic);
     const requests: string[] = [];
     page.on('request', (r) => { if (r.resourceType() === 'document') requests.push(r.url()); });
+    const posts: string[] = [];
+    page.on('response', (r) => { if (r.request().method() === 'POST') posts.push(`${new URL(r.url()).pathname} ${r.status()}`); });
     await page.locator('[data-island="feedback"] button[value="yes"]').click();
-    // A generous deadline: hydration and the post take long on a loaded machine.
-    await page.waitForFunction(() => !document.querySelector('[data-island="feedback"] button[value="yes"]'), undefined, { timeout: 90_000 });
+    // A generous deadline: hydration and the post take long on a loaded machine. What the island and
+    // its post did is said when it does not come.
+    const answered = await page.waitForFunction(() => !document.querySelector('[data-island="feedback"] button[value="yes"]'), undefined, { timeout: 90_000 })
+      .then(() => true, () => false);
+    const island = await page.locator('[data-island="feedback"]').evaluate((el) => `${(el as HTMLElement).dataset.islandReady ?? ''}: ${el.textContent ?? ''}`);
+    t.ok(answered, `the answer replaces the question (island ${island}; posts ${posts.join(', ') || 'none'}; errors ${errors().join(' | ') || 'none'})`);
     t.ok(await page.locator('.feedback-thanks').isVisible(), 'the thanks shows');
     t.same(requests, [], 'answered without a page load');
     t.same(errors(), [], 'no error');
