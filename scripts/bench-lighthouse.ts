@@ -21,8 +21,17 @@ const chromium = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
 interface Figures { score: number; tbt: number; fcp: number; lcp: number; bytes: number }
 
-/** One Lighthouse run of a URL, performance only, as JSON on stdout. */
-function lighthouse(url: string): Figures {
+/** One Lighthouse run of a URL, performance only, as JSON on stdout; undefined when the run failed. */
+function lighthouse(url: string): Figures | undefined {
+  try {
+    return lighthouseRun(url);
+  } catch (error) {
+    console.error(`  a run of ${url} failed: ${String((error as Error).message).split('\n')[0]}`);
+    return undefined;
+  }
+}
+
+function lighthouseRun(url: string): Figures {
   const flags = [url, '--only-categories=performance', '--output=json', '--output-path=stdout', '--quiet',
     `--chrome-path=${chromium}`, '--chrome-flags=--headless --no-sandbox --disable-gpu --disable-background-networking'];
   const [command, args] = process.env.LIGHTHOUSE ? [process.env.LIGHTHOUSE, flags] : ['npx', ['--yes', 'lighthouse@12.2.3', ...flags]];
@@ -62,7 +71,11 @@ try {
   console.log(`Lighthouse ${process.env.LIGHTHOUSE ? `(${process.env.LIGHTHOUSE})` : '12.2.3'}, mobile profile, performance; median of ${RUNS} run(s) (load ${loadavg()[0]?.toFixed(1)})`);
   console.log('page             path                                              score   TBT ms   FCP ms   LCP ms   transfer');
   for (const [what, path] of Object.entries(found)) {
-    const runs = Array.from({ length: RUNS }, () => lighthouse(base + path));
+    const runs = Array.from({ length: RUNS }, () => lighthouse(base + path)).filter((f): f is Figures => f !== undefined);
+    if (runs.length === 0) {
+      console.log(`${what.padEnd(16)} ${path.slice(0, 48).padEnd(49)} every run failed`);
+      continue;
+    }
     const m = (pick: (f: Figures) => number) => median(runs.map(pick));
     console.log(`${what.padEnd(16)} ${path.slice(0, 48).padEnd(49)} ${String(m((f) => f.score)).padStart(5)} ${m((f) => f.tbt).toFixed(0).padStart(8)} ${m((f) => f.fcp).toFixed(0).padStart(8)} ${m((f) => f.lcp).toFixed(0).padStart(8)} ${(m((f) => f.bytes) / 1024).toFixed(1).padStart(7)} KB   (scores ${runs.map((f) => f.score).join(', ')})`);
   }
