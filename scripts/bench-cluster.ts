@@ -36,8 +36,23 @@ const CONNECTIONS = Number(option('--connections') ?? 20);
 const keptDir = option('--dir');
 /** Connections of the fault scenarios' readers: enough to keep every instance busy, few enough to count. */
 const READERS = 8;
-const TOPIC = '/tracklight-cloud/docs/save-and-share-a-filter';
-const TOPIC_FILE = 'topics/tracklight-cloud/save-and-share-a-filter.md';
+/** A topic page of the content and its Markdown file, found from the sitemap and the tree (not named). */
+let TOPIC = '';
+let TOPIC_FILE = '';
+
+/** The first topic of the sitemap whose Markdown file (its slug's name under topics/) is in the tree. */
+async function findTopic(base: string, paths: string[]): Promise<void> {
+  const files = (readdirSync(join(ROOT, 'content', 'topics'), { recursive: true }) as string[]).filter((f) => f.endsWith('.md'));
+  for (const path of paths) {
+    const slug = path.split('/').pop() ?? '';
+    const file = files.find((f) => f.split('/').pop() === `${slug}.md`);
+    if (!file || !(await (await fetch(base + path)).text()).includes('<article class="topic">')) continue;
+    TOPIC = path;
+    TOPIC_FILE = join('topics', file);
+    return;
+  }
+  throw new Error('no topic page of the sitemap has its Markdown file under content/topics');
+}
 /** A browser's: some user agents are bots, whose analytics are not counted. */
 const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36';
 /** What a 5xx body must never show: a driver's error, an address, a stack. */
@@ -366,6 +381,20 @@ function writer(name: string, write: (i: number) => Promise<{ status: number; bo
   return w;
 }
 
+/** The first option with a value of a form's select, as a visitor would pick one. */
+const firstOption = (html: string, name: string) =>
+  new RegExp(`<select[^>]*name="${name}"[^>]*>[\\s\\S]*?<option[^>]*value="([^"]+)"`).exec(html)?.[1] ?? '';
+
+/**
+ * A product and one of its versions, as the support form offers them: the version select groups each
+ * product's versions under the product's name. A form without versions gets its first product.
+ */
+function productAndVersion(html: string): { product: string; version: string } {
+  const group = /<select[^>]*name="version"[^>]*>[\s\S]*?<optgroup label="([^"]+)"><option[^>]*value="([^"]+)"/.exec(html);
+  const product = group ? new RegExp(`<option value="([^"]+)">${group[1]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}</option>`).exec(html)?.[1] : undefined;
+  return product && group ? { product, version: group[2]! } : { product: firstOption(html, 'product'), version: '' };
+}
+
 async function primaryRestart(cluster: Cluster, url: string) {
   say(`\nprimary restart under load (fast shutdown, as pg_ctl restart -m fast): ${READERS} readers of the mix, and writers of feedback, support requests and analytics batches`);
   const page = await (await fetch(url + TOPIC)).text();
@@ -389,7 +418,7 @@ async function primaryRestart(cluster: Cluster, url: string) {
     if (form.status !== 200) return { status: form.status, body: html };
     const body = new URLSearchParams({
       _csrf: /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? '', submission: /name="submission" value="([^"]+)"/.exec(html)?.[1] ?? '',
-      email: 'bench.writer@customer.example', name: 'Bench Writer', product: 'codebarn-data-center', version: '9.4', severity: 'high',
+      email: 'bench.writer@customer.example', name: 'Bench Writer', ...productAndVersion(html), severity: firstOption(html, 'severity'),
       subject: `Bench ${run} request ${i}`, description: 'Written while the primary restarts; it must be stored if it was acknowledged.',
     });
     const res = await post('/contact', body, { 'content-type': 'application/x-www-form-urlencoded' });
@@ -513,6 +542,7 @@ try {
   const paths = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1] ?? '/').pathname);
   // Every fifth page of the sitemap, so that the mix spans the kinds of page without warming every one.
   pages = paths.filter((_, i) => i % 5 === 0).slice(0, 60);
+  await findTopic(url, paths);
   words = [...new Set(paths.flatMap((p) => p.split(/[/-]/)).filter((w) => /^[a-z]{4,}$/.test(w)))];
   const scenarios = { throughput, publish: () => publish(cluster, dir), kill: killOne, rolling: rollingRestart, primary: primaryRestart, replica: replicaOutage };
   const only = option('--only')?.split(',').map((s) => s.trim()).filter(Boolean);

@@ -35,7 +35,7 @@ export function deploymentLabel(list: readonly DeploymentLabel[], value: Deploym
     ?? DEFAULT_DEPLOYMENTS.find((d) => d.value === value)?.label ?? value;
 }
 
-/** A product's name with its deployment ('Tracklight Cloud'), as forms and product links show it. */
+/** A product's name with its deployment (a product 'X' on cloud is 'X Cloud'), as forms and product links show it. */
 export function productLabel(product: Pick<Product, 'internalTitle' | 'productName' | 'deployment'>): string {
   return product.internalTitle ?? `${product.productName} ${product.deployment}`;
 }

@@ -50,7 +50,7 @@ export function pageKit(app: FastifyInstance, config: Config): PageKit {
       const ids = [...new Set(values.filter((v): v is string => !!v))];
       if (ids.length === 0) return new Map();
       const entries = await app.content.byIds(ids, { preview: false });
-      // The name the forms offer it by, deployment included ('Codebarn Data Center', not 'Codebarn').
+      // The name the forms offer it by, deployment included ('X Data Center', not 'X').
       return new Map(entries.map((e) => {
         const f = e.fields as Partial<Product>;
         return [e.id, f.productName && f.deployment ? productLabel({ ...f, productName: f.productName, deployment: f.deployment }) : String(e.title ?? e.id)];
