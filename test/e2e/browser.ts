@@ -1,7 +1,8 @@
 import tap, { type Test as TapTest } from 'tap';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { findChromiumOrPlaywright, CHROMIUM_ARGS } from '../../scripts/find-chromium.mjs';
 import { build, SAMPLE_CONTENT, type BuildOptions } from '../helpers/build.ts';
 import { PAGE_TYPES } from '../fixtures/page-types.ts';
@@ -50,15 +51,12 @@ async function launch(t: Test): Promise<Browser> {
  * in the no-script state with 'blocked': the browser runs scripts but none of the page's load.
  */
 export async function openPage(browser: Browser, url: string, options: { scripts: 'on' | 'off' | 'blocked'; viewport: keyof typeof VIEWPORTS }): Promise<Page> {
-  const context = await browser.newContext({ javaScriptEnabled: options.scripts !== 'off', viewport: VIEWPORTS[options.viewport] });
-  if (options.scripts === 'blocked') await context.route(/\/assets\/.*\.js$/, (route) => route.abort());
-  const page = await context.newPage();
+  const page = await (await newContext(browser, options)).newPage();
   const response = await page.goto(url);
   if (!response) throw new Error(`no response for ${url}`);
   return page;
 }
 
-/** axe violations as short lines ('rule: target'), so a failure says what and where. */
 /** A page in a browser context of its own, with the session cookie when one is given (a signed-in person). */
 export async function pageAs(browser: Browser, base: string, cookie: string | undefined, javaScript: boolean,
   viewport: keyof typeof VIEWPORTS = 'desktop'): Promise<Page> {
@@ -73,9 +71,31 @@ export async function audit(t: TapTest, page: Page, what: string) {
   t.equal(await page.locator('h1').count(), 1, `${what}: one heading 1`);
 }
 
-export async function axeViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-  return results.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} (${v.help})`));
+async function newContext(browser: Browser, options: { scripts: 'on' | 'off' | 'blocked'; viewport: keyof typeof VIEWPORTS }): Promise<BrowserContext> {
+  const context = await browser.newContext({ javaScriptEnabled: options.scripts !== 'off', viewport: VIEWPORTS[options.viewport] });
+  if (options.scripts === 'blocked') await context.route(/\/assets\/.*\.js$/, (route) => route.abort());
+  return context;
+}
+
+/** axe-core's browser build, read once per test process. */
+let axeSource: string | undefined;
+
+/**
+ * axe violations as short lines ('rule: target (help)'), so a failure says what and where. axe-core runs
+ * in the page itself, loaded once per document (a page's own scripts and CSP do not touch what the
+ * browser is told to evaluate); other sites' frames (embedded players) are not ours to audit, their
+ * <iframe> elements are. `exclude` leaves out the elements of those selectors.
+ */
+export async function axeViolations(page: Page, exclude: string[] = []): Promise<string[]> {
+  axeSource ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  return page.evaluate(async ({ tags, exclude }) => {
+    type Result = { violations: { id: string; help: string; nodes: { target: string[] }[] }[] };
+    const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<Result> } }).axe;
+    const context = exclude.length > 0 ? { include: [['html']], exclude: exclude.map((selector) => [selector]) } : document;
+    const results = await axe.run(context, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'], iframes: false });
+    return results.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')} (${v.help})`));
+  }, { tags: WCAG_TAGS, exclude });
 }
 
 /**
@@ -89,13 +109,26 @@ const MOBILE_WIDTH = new Set<string>(['home', 'product landing', 'documented pro
 export function auditPageTypes(javaScript: boolean) {
   tap.test(`page types when JavaScript is ${javaScript ? 'available' : 'unavailable'}`, async (t) => {
     const { base, browser } = await serve(t, { contentDir: SAMPLE_CONTENT });
+    // One browser page per width and script mode, taken from page type to page type: what a page shows
+    // depends on its address, not on the documents before it, and a new page costs a renderer's start.
+    const pages = new Map<string, Page>();
+    const open = async (path: string, scripts: 'on' | 'off' | 'blocked', viewport: keyof typeof VIEWPORTS) => {
+      const key = `${scripts} ${viewport}`;
+      let page = pages.get(key);
+      if (!page) {
+        page = await (await newContext(browser, { scripts, viewport })).newPage();
+        pages.set(key, page);
+      }
+      if (!(await page.goto(base + path))) throw new Error(`no response for ${path}`);
+      return page;
+    };
     for (const [name, path] of Object.entries(PAGE_TYPES)) {
       // Every page type at the wide width, and at the narrow one the page types of MOBILE_WIDTH, which
       // between them carry every layout the narrow width changes (header, page tree, tabs, forms, the
       // feedback reasons, the islands) and the other script: the same CSS serves every page type.
       const viewports = MOBILE_WIDTH.has(name) ? (['desktop', 'mobile'] as const) : (['desktop'] as const);
       for (const viewport of viewports) {
-        const page = await openPage(browser, base + path, { scripts: javaScript ? 'on' : 'blocked', viewport });
+        const page = await open(path, javaScript ? 'on' : 'blocked', viewport);
         if (javaScript) {
           await islandsSettled(page);
           t.same(await failedIslands(page), [], `${name} (${viewport}): every island hydrated`);
@@ -104,13 +137,12 @@ export function auditPageTypes(javaScript: boolean) {
         t.equal(await page.locator('h1').count(), 1, `${name} has one heading 1`);
         const enhanced = await page.evaluate(() => document.documentElement.classList.contains('js-enabled'));
         t.equal(enhanced, javaScript, 'the islands script runs only when JavaScript is on');
-        await page.context().close();
         if (!javaScript) {
-          const plain = await openPage(browser, base + path, { scripts: 'off', viewport });
+          const plain = await open(path, 'off', viewport);
           t.equal(await plain.locator('h1').count(), 1, `${name} renders with JavaScript disabled`);
-          await plain.context().close();
         }
       }
     }
+    for (const page of pages.values()) await page.context().close();
   });
 }
