@@ -13,7 +13,7 @@ import type { LoadedEntry } from './load.ts';
 import type { Document, EmbeddedEntry } from './rich-text.ts';
 import { INLINES } from './rich-text.ts';
 import { classifyUrl } from './urls.ts';
-import { FILE_TYPES, appContentFileExists, fileType, fileUrl, isImagePath, maxFileBytes, type ContentFile } from './files.ts';
+import { FILE_TYPES, appContentFileDimensions, appContentFileExists, fileType, fileUrl, isImagePath, maxFileBytes, type ContentFile } from './files.ts';
 import { distance } from './suggest.ts';
 import { isRuntimePath } from './runtime-paths.ts';
 
@@ -46,22 +46,29 @@ interface Site {
   line: number | undefined;
   column: number | undefined;
   set: (url: string) => void;
+  /** A block image's box: its file's intrinsic size, written beside its URL. */
+  size?: (width: number, height: number) => void;
 }
+
+/** What a site becomes: its new URL, and an image's size. */
+interface Resolved { url?: string | undefined; width?: number; height?: number }
 
 /** Checks every link and image of a body; returns the body with its URLs rewritten (a copy when any is). */
 export function resolveBodyLinks(entry: LoadedEntry, body: Body, field: string, ctx: BodyLinkContext): Body {
-  const rewrites: (string | undefined)[] = [];
+  const rewrites: Resolved[] = [];
   let any = false;
   for (const site of sitesOf(body)) {
-    const url = resolveOne(entry, site, field, ctx);
-    rewrites.push(url);
-    if (url !== undefined) any = true;
+    const resolved = resolveOne(entry, site, field, ctx);
+    if (!site.size) delete resolved.width;
+    rewrites.push(resolved);
+    if (resolved.url !== undefined || resolved.width !== undefined) any = true;
   }
   if (!any) return body;
   const copy = structuredClone(body);
   sitesOf(copy).forEach((site, i) => {
-    const url = rewrites[i];
+    const { url, width, height } = rewrites[i] ?? {};
     if (url !== undefined) site.set(url);
+    if (width !== undefined && height !== undefined) site.size?.(width, height);
   });
   return copy;
 }
@@ -80,9 +87,13 @@ function sitesOf(body: Body): Site[] {
       const data = n.data as { uri?: unknown; line?: number; column?: number };
       if (typeof data.uri === 'string') sites.push({ kind: 'link', url: data.uri, line: data.line, column: data.column, set: (u) => { data.uri = u; } });
     } else if (n.type === 'kbImage') {
-      const image = n.image as { url?: unknown } | undefined;
+      const image = n.image as { url?: unknown; width?: number; height?: number } | undefined;
       if (image && typeof image.url === 'string') {
-        sites.push({ kind: 'image', url: image.url, line: n.line as number | undefined, column: n.column as number | undefined, set: (u) => { image.url = u; } });
+        sites.push({
+          kind: 'image', url: image.url, line: n.line as number | undefined, column: n.column as number | undefined,
+          set: (u) => { image.url = u; },
+          size: (width, height) => { image.width = width; image.height = height; },
+        });
       }
     } else if (n.type === 'html' && n.tree) {
       const list = n.lines as number[] | undefined;
@@ -109,8 +120,13 @@ function sitesOf(body: Body): Site[] {
   return sites;
 }
 
-/** The URL to put instead of the site's, or undefined to keep it; reports what is wrong. */
-function resolveOne(entry: LoadedEntry, site: Site, field: string, ctx: BodyLinkContext): string | undefined {
+/** The URL to put instead of the site's (none: keep it) and an image's size; reports what is wrong. */
+function resolveOne(entry: LoadedEntry, site: Site, field: string, ctx: BodyLinkContext): Resolved {
+  const url = resolveUrl(entry, site, field, ctx);
+  return typeof url === 'object' ? url : { url };
+}
+
+function resolveUrl(entry: LoadedEntry, site: Site, field: string, ctx: BodyLinkContext): string | undefined | Resolved {
   const report = (reason: string, hint?: string, warning = false) => ctx.problems.push({
     file: entry.file, line: site.line ?? entry.line, ...(site.column ? { column: site.column } : {}), field, reason,
     ...(hint ? { hint } : {}), ...(warning ? { severity: 'warning' as const } : {}),
@@ -129,7 +145,8 @@ function resolveOne(entry: LoadedEntry, site: Site, field: string, ctx: BodyLink
     if (pathPart.startsWith('/assets/')) {
       const inTree = `assets/${decode(pathPart.slice('/assets/'.length))}`;
       if (ctx.contentFiles.has(inTree)) return useFile(inTree, suffix);
-      if (pathPart.startsWith('/assets/content/') && appContentFileExists(decode(pathPart.slice('/assets/content/'.length)))) return undefined;
+      const appFile = decode(pathPart.slice('/assets/content/'.length));
+      if (pathPart.startsWith('/assets/content/') && appContentFileExists(appFile)) return site.kind === 'image' ? appContentFileDimensions(appFile) : undefined;
       report(`${what} to ${pathPart}: no file ${inTree} in the content tree`, nearestHint([...ctx.contentFiles.keys()], inTree, (p) => `/${p}`));
       return undefined;
     }
@@ -178,7 +195,7 @@ function resolveOne(entry: LoadedEntry, site: Site, field: string, ctx: BodyLink
   report(`${what} ${pathPart}: no file ${target}`, nearestHint([...ctx.contentFiles.keys()], target, (p) => relativeTo(entry.file, p)));
   return undefined;
 
-  function useFile(path: string, rest: string): string | undefined {
+  function useFile(path: string, rest: string): Resolved | undefined {
     const file = ctx.contentFiles.get(path) as ContentFile;
     if (file.size > maxFileBytes() || !file.hash) {
       report(`${what} ${pathPart}: ${path} is ${megabytes(file.size)}, over the limit of ${megabytes(maxFileBytes())}`, 'make it smaller, or raise CONTENT_FILE_MAX_BYTES');
@@ -189,7 +206,8 @@ function resolveOne(entry: LoadedEntry, site: Site, field: string, ctx: BodyLink
       return undefined;
     }
     ctx.used.set(file.hash, file);
-    return `${fileUrl(file)}${rest.startsWith('#') ? rest : ''}`;
+    const url = `${fileUrl(file)}${rest.startsWith('#') ? rest : ''}`;
+    return file.width && file.height ? { url, width: file.width, height: file.height } : { url };
   }
 }
 

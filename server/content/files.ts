@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { imageSize } from 'image-size';
 import { extname, join, posix } from 'node:path';
 import type { Queryable } from '../db/driver.ts';
 import { projectRoot } from '../paths.ts';
@@ -39,6 +40,9 @@ export interface ContentFile {
   hash: string;
   /** Where it is on disk, read again when it is stored. */
   abs: string;
+  /** An image's intrinsic size in CSS pixels, when its header says it: pages reserve its box before it loads. */
+  width?: number;
+  height?: number;
 }
 
 /** A file the import stores. */
@@ -72,7 +76,42 @@ export async function readContentFile(dir: string, path: string): Promise<Conten
   const abs = join(dir, path);
   const info = await stat(abs);
   if (info.size > maxFileBytes()) return { path, size: info.size, hash: '', abs };
-  return { path, size: info.size, hash: hashOf(await readFile(abs)), abs };
+  const bytes = await readFile(abs);
+  return { path, size: info.size, hash: hashOf(bytes), abs, ...(isImagePath(path) ? dimensionsOf(bytes) : {}) };
+}
+
+export interface Dimensions { width: number; height: number }
+
+/**
+ * An image's width and height from its header (PNG, JPEG, GIF, WebP, AVIF, SVG's width/height or
+ * viewBox, ICO), rotated as its EXIF orientation says; nothing when the header does not say, or says
+ * something unusable: the image is then shown without a reserved box, as before.
+ */
+export function dimensionsOf(bytes: Buffer): Dimensions | Record<string, never> {
+  try {
+    const size = imageSize(bytes);
+    const turned = (size.orientation ?? 1) >= 5;
+    const width = Math.round(turned ? size.height : size.width);
+    const height = Math.round(turned ? size.width : size.height);
+    return width > 0 && height > 0 && width <= 100_000 && height <= 100_000 ? { width, height } : {};
+  } catch {
+    return {};
+  }
+}
+
+const appDimensions = new Map<string, Dimensions | Record<string, never>>();
+/** dimensionsOf for a file of the application's own `assets/content/` folder, read once. */
+export function appContentFileDimensions(rest: string): Dimensions | Record<string, never> {
+  let found = appDimensions.get(rest);
+  if (!found) {
+    try {
+      found = isImagePath(rest) ? dimensionsOf(readFileSync(join(projectRoot, 'assets/content', rest))) : {};
+    } catch {
+      found = {};
+    }
+    appDimensions.set(rest, found);
+  }
+  return found;
 }
 
 export function fileUrl(file: { hash: string; path: string }): string {

@@ -23,7 +23,7 @@ export type EmbeddedEntry =
   }
   /** `highlight`: 1-based line numbers shown highlighted (`{1,3-4}` or `hl_lines="1 3"` in the fence). */
   | { type: 'codeBlock'; code: string; language?: string; title?: string; highlight?: number[] }
-  | { type: 'kbImage'; image: { url: string }; altText: string; title?: string; line?: number; column?: number }
+  | { type: 'kbImage'; image: { url: string; width?: number; height?: number }; altText: string; title?: string; line?: number; column?: number }
   | { type: 'anchor'; id: string }
   /** `set: 'mdi'`: a Material Design icon, drawn filled; otherwise Lucide's stroked drawing. */
   | { type: 'icon'; iconKey: string; nodes?: IconNodes; set?: 'mdi' }

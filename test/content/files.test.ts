@@ -23,6 +23,11 @@ t.test('files beside the Markdown are stored with the entries and served by cont
   const pdf = urls.find((u) => u.endsWith('/guide.pdf')) as string;
   const svg = urls.find((u) => u.endsWith('/logo.svg')) as string;
   t.ok(png && pdf && svg, 'the page links each file by its hash');
+  // Block images reserve their box with the size their file's header gives (PNG 4×3, SVG 10×10).
+  const imgs = [...page.body.matchAll(/<img [^>]*>/g)].map((m) => m[0]);
+  t.match(imgs.find((i) => i.includes('alt="The login screen"')), /width="4" height="3"/, 'a PNG: its pixels');
+  t.match(imgs.find((i) => i.includes('alt="Logo"')), /width="10" height="10"/, 'an SVG: its width and height');
+  t.notMatch(imgs.find((i) => i.includes('alt="The login screen again"')), /width=/, 'an HTML <img> keeps what its author wrote');
 
   const image = await app.inject({ method: 'GET', url: png });
   t.equal(image.statusCode, 200);

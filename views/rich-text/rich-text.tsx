@@ -224,7 +224,7 @@ function EmbeddedBlock({ entry, links, depth, level, tabIds }: { entry: LinkedEn
         </figure>
       );
     case 'kbImage':
-      return <ContentImage src={entry.image.url} alt={entry.altText} title={entry.title} />;
+      return <ContentImage src={entry.image.url} alt={entry.altText} title={entry.title} width={entry.image.width} height={entry.image.height} />;
     case 'html':
       return <SanitisedHtml tree={entry.tree} slot={(i) => <RichText document={entry.slots[i] ?? EMPTY} links={links} depth={depth} />} />;
     case 'tabs':
@@ -336,10 +336,11 @@ function EmbeddedInline({ entry, links, depth }: { entry: LinkedEntry; links: Li
   }
 }
 
-function ContentImage({ src, alt, title }: { src: string; alt: string; title?: string | undefined }): ReactNode {
+/** A block image; its intrinsic size (from the import) reserves its box, so the text below it does not move as it loads. */
+function ContentImage({ src, alt, title, width, height }: { src: string; alt: string; title?: string | undefined; width?: number | undefined; height?: number | undefined }): ReactNode {
   const safe = safeHref(src, { images: true });
   if (safe === undefined) return null;
-  return <figure className="content-image"><img src={safe} alt={alt} loading="lazy" />{title ? <figcaption>{title}</figcaption> : null}</figure>;
+  return <figure className="content-image"><img src={safe} alt={alt} width={width} height={height} loading="lazy" />{title ? <figcaption>{title}</figcaption> : null}</figure>;
 }
 
 /** '3 highlighted lines: 1, 3 to 4', said with the code's name. */
