@@ -237,6 +237,8 @@ t.test('the sample help centre', async (t) => {
     t.equal(topic.BreadcrumbList.itemListElement[0].item, 'https://help.example.test/', 'absolute addresses');
     t.equal(topic.BreadcrumbList.itemListElement.at(-1).item, `https://help.example.test${topicPath}`, 'the page itself ends the trail');
     t.equal(names.at(-1), title);
+    t.match(/<img [^>]*src="\/assets\/content\/board-view\.svg"[^>]*>/.exec(topicHtml)?.[0], /width="640" height="360"/,
+      "an image of the application's own folder reserves its box too");
     t.match(topic.TechArticle, {
       headline: title, url: `https://help.example.test${topicPath}`, isPartOf: { '@id': 'https://help.example.test/#website' },
       publisher: { '@id': 'https://help.example.test/#organization' }, dateModified: /^\d{4}-\d\d-\d\dT/,
