@@ -98,6 +98,8 @@ for (const newFilters of [false, true]) {
     t.match(misspelt.body, 'No results for &quot;escalaton&quot;');
     t.match(misspelt.body, '<p class="search-rewrite search-suggestion">Did you mean <a href="/search-results/?searchTerm=escalation">escalation</a>?</p>');
     t.match(misspelt.body, 'href="/contact?subject=escalaton"', 'the contact link carries the search');
+    const contact = await get('/contact?subject=escalaton');
+    t.match(contact.body, /<input[^>]*name="subject"[^>]*value="escalaton"/, 'and the contact form has it as the subject');
     const followed = await get('/search-results/?searchTerm=escalation');
     t.match(followed.body, 'Showing results for &quot;escalation&quot;', 'the suggestion leads to results');
     // With these filters nothing matches even when spelt right: the suggestion resets them rather than lead to nothing.
