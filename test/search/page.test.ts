@@ -163,4 +163,12 @@ t.test('no results: the assistant answers the same words, for whoever may ask it
   t.match(nothing.body, 'No results for');
   t.notMatch(nothing.body, 'search-answer', 'an answer that found nothing is not shown');
   t.match(nothing.body, 'href="/contact?subject=banana+bread+recipe"');
+
+  // The assistant failing costs the page its answer, never the page: the contact link still leads on.
+  await app.db.exec('alter table assistant_passages rename to assistant_passages_away');
+  const failing = await app.inject({ url: '/search-results/?searchTerm=configure+it&deployment=data_center&product=acme', headers: ada });
+  t.equal(failing.statusCode, 200);
+  t.match(failing.body, 'No results for &quot;configure it&quot;');
+  t.notMatch(failing.body, 'search-answer');
+  t.match(failing.body, 'href="/contact?subject=configure+it"');
 });
