@@ -492,6 +492,19 @@ export interface SearchFacetOption {
   href: string;
 }
 
+/**
+ * The ways on from a search without results (issue 30 'No dead ends'), each a plain link or
+ * server-rendered text: the spelling suggestion, the assistant's answer, the contact form.
+ */
+export interface NoResultsWays {
+  /** The corrected search, offered only when it finds something (with the filters, else without them). */
+  suggestion?: { term: string; href: string } | undefined;
+  /** The assistant's answer to the same words, for whoever may ask it; none when it found nothing. */
+  answer?: import('./islands/assistant-answer.tsx').AnswerView | undefined;
+  /** The contact form with the search filled in. */
+  contactHref: string;
+}
+
 export interface SearchResultsModel {
   chrome: Chrome;
   state: SearchState;
@@ -528,4 +541,6 @@ export interface SearchResultsModel {
   /** Page buttons: at most 10, shown only when total exceeds the page size. */
   pagination: { pages: { number: number; href: string; current: boolean }[]; previousHref?: string | undefined; nextHref?: string | undefined } | null;
   errorMessage?: string | undefined;
+  /** What a search without results offers instead (status 'no-results'). */
+  noResults?: NoResultsWays | undefined;
 }

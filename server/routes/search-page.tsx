@@ -20,6 +20,7 @@ import type { SafeHtml } from '../../views/rich-text/safe-html.tsx';
 import { SearchResultsPage, SearchResultsRegion } from '../../views/pages/search-results-page.tsx';
 import { aiSummaryDialog, newFiltersOn } from '../flags/features.ts';
 import { assistantLanguage, summaryPropsOf } from '../assistant/widget.ts';
+import { noResultsWays } from '../search/no-results.ts';
 
 export interface SearchPageOptions {
   config: Pick<Config, 'publicUrl' | 'identityUrl' | 'staffDomain'>;
@@ -147,6 +148,7 @@ async function searchPageModel(
     : [];
   const productName = chosen?.name ?? state.product;
 
+  const status = failed ? 'error' : !state.searchTerm ? 'empty' : total === 0 ? 'no-results' : 'results';
   const pages = pageWindow(total, state.page);
   const rewritten = response?.metadata.query.rewrittenQuery;
   return {
@@ -156,7 +158,8 @@ async function searchPageModel(
     newFilters,
     // Spec §4 AI summary dialog: only with results, for an account in its experiment.
     aiSummary: total > 0 && await aiSummaryDialog(request.flags, chrome.visitor) ? summaryPropsOf(state.searchTerm, assistantLanguage(chrome.lang)) : undefined,
-    status: failed ? 'error' : !state.searchTerm ? 'empty' : total === 0 ? 'no-results' : 'results',
+    status,
+    noResults: status === 'no-results' ? await noResultsWays(app, request, chrome, state) : undefined,
     queryId: response?.queryId,
     total,
     pageSize: PAGE_SIZE,

@@ -1,7 +1,8 @@
 /**
  * A search as the routes run it: through the instance's one-minute cache (dropped on import),
  * counts shared by the pages, sorts and filters of one search, a fresh query id per response, and
- * one log line with the term's e-mail-like text masked.
+ * one log line with the term's e-mail-like text masked (none for a probe: a search a page makes to
+ * learn whether a link it offers finds anything, which nobody asked for).
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -10,7 +11,7 @@ import { maskEmails } from './highlight.ts';
 import type { SearchRequest, SearchResponse } from './schemas.ts';
 
 export async function cachedSearch(
-  app: FastifyInstance, log: FastifyBaseLogger, request: SearchRequest, options: { suggest?: boolean } = {},
+  app: FastifyInstance, log: FastifyBaseLogger, request: SearchRequest, options: { suggest?: boolean; probe?: boolean } = {},
 ): Promise<SearchResponse> {
   const started = performance.now();
   const suggest = options.suggest !== false;
@@ -24,6 +25,7 @@ export async function cachedSearch(
     });
   // Each response has its own query id, also when the results came from the cache.
   const response = { ...cached, queryId: randomUUID() };
+  if (options.probe) return response;
   log.info({
     queryId: response.queryId, term: maskEmails(request.query), total: response.pagination.total,
     rewritten: response.metadata.query.rewrittenQuery !== null, ms: Math.round(performance.now() - started),

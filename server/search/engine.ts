@@ -465,6 +465,19 @@ function settingsWords(settings: SearchSettings): Set<string> {
 }
 
 /**
+ * The spelling suggestion for a query, as the search would try it (suggest, with the content team's
+ * words known), for a page that offers it rather than searching it; null when there is none.
+ */
+export async function spellingSuggestion(db: Queryable, text: string): Promise<string | null> {
+  const query = boundQuery(text).query;
+  if (!query || CJK.test(query)) return null;
+  const settings = settingsOf((await db.query<{ fields: Partial<SearchSettings> }>(
+    `select fields from content_entries where type = 'searchSettings' limit 1`))[0]?.fields);
+  const suggested = await suggest(db, query, settingsWords(settings));
+  return suggested && suggested !== query.toLowerCase() ? suggested : null;
+}
+
+/**
  * Each word the corpus does not know (nor the content team's synonyms and stop phrases) is replaced
  * by its closest known word, if one is close enough.
  */

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -7,6 +7,8 @@ import t from 'tap';
 import vnuJar from 'vnu-jar';
 import { build, SAMPLE_CONTENT, PREVIEW_TOKEN } from '../helpers/build.ts';
 import { PAGE_TYPES } from '../fixtures/page-types.ts';
+import { definitions } from '../flags/helpers.ts';
+import { ADA, SESSION_SECRET, sealed } from '../identity/helpers.ts';
 
 const run = promisify(execFile);
 
@@ -19,6 +21,12 @@ const PAGES = {
   'search, page 2, sorted': '/search-results/?searchTerm=configure&sort=last_published&page=2',
   'search, no results': '/search-results/?searchTerm=zzzzqqqq',
   'search, spelling rewrite': '/search-results/?searchTerm=sprnt%20planing',
+  'search, no results with a suggestion': '/search-results/?searchTerm=escalaton&exact=1',
+} as const;
+
+/** Pages as a signed-in customer sees them, with the AI summary experiment on. */
+const SIGNED_IN_PAGES = {
+  'search, no results with the assistant\'s answer': '/search-results/?searchTerm=escalation&deployment=cloud&product=codebarn',
 } as const;
 
 /**
@@ -26,12 +34,21 @@ const PAGES = {
  * archive in the vnu-jar package: one checker run over all pages, zero errors.
  */
 t.test('every page type is valid HTML', async (t) => {
-  const app = await build(t, { contentDir: SAMPLE_CONTENT });
   const dir = await mkdtemp(join(tmpdir(), 'signpost-html-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
+  // The sample's flags with the AI summary experiment on: it is only ever on for signed-in accounts.
+  const flags = JSON.parse(await readFile(join(SAMPLE_CONTENT, 'flags.json'), 'utf8')) as { flags: Record<string, { defaultVariant: string }> };
+  flags.flags['sac-search-ai-experiment']!.defaultVariant = 'on';
+  await writeFile(join(dir, 'flags.json'), definitions(flags.flags));
+  const app = await build(t, { contentDir: SAMPLE_CONTENT, env: { SESSION_SECRET, FLAGS_FILE: join(dir, 'flags.json') } });
   const files = new Map<string, string>();
-  for (const [name, path] of Object.entries(PAGES)) {
-    const res = await app.inject(path);
+  const pages = [
+    ...Object.entries(PAGES).map(([name, url]) => ({ name, url, headers: {}, shows: undefined })),
+    ...Object.entries(SIGNED_IN_PAGES).map(([name, url]) => ({ name, url, headers: { cookie: sealed(app, ADA) }, shows: 'class="ai-summary search-answer"' })),
+  ];
+  for (const { name, url, headers, shows } of pages) {
+    const res = await app.inject({ url, headers });
+    if (shows) t.match(res.body, shows, `${name}: the state it is named for`);
     t.ok(String(res.headers['content-type']).startsWith('text/html'), `${name} is an HTML page (${res.statusCode})`);
     const file = join(dir, `${files.size}.html`);
     await writeFile(file, res.body);

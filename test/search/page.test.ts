@@ -1,6 +1,8 @@
 import t from 'tap';
 import { build, SAMPLE_CONTENT } from '../helpers/build.ts';
+import { InMemoryProvider } from '@openfeature/server-sdk';
 import { booleanFlag, flagsFile } from '../flags/helpers.ts';
+import { ADA, SESSION_SECRET, sealed } from '../identity/helpers.ts';
 import { stateFrom, hrefOf, requestFor, chooseProduct, reset, removeProduct, withFilter, pageWindow } from '../../server/search/page-state.ts';
 
 t.test('filter rules (spec §4, §5)', async (t) => {
@@ -85,6 +87,25 @@ for (const newFilters of [false, true]) {
       t.notMatch(none.body, 'search-no-results-illustration');
     }
     t.notMatch(none.body, 'aria-label="Pagination"');
+    // Issue 30 'No dead ends': no word is close to these, and a visitor has no assistant; the contact form still is there.
+    t.notMatch(none.body, 'search-suggestion', 'no suggestion when no indexed word is close');
+    t.notMatch(none.body, 'search-answer', 'no assistant for a visitor');
+    t.match(none.body, /<section class="search-contact" aria-labelledby="search-contact-heading"><h3 id="search-contact-heading">Still need help\?<\/h3><p><a class="contact-primary" href="\/contact\?subject=zzzqqq">Contact support<\/a><\/p>/);
+
+    // The misspelt search asked for as typed ('Search instead for') has no results, and offers the corrected one.
+    const misspelt = await get('/search-results/?searchTerm=escalaton&exact=1');
+    t.equal(misspelt.statusCode, 200);
+    t.match(misspelt.body, 'No results for &quot;escalaton&quot;');
+    t.match(misspelt.body, '<p class="search-rewrite search-suggestion">Did you mean <a href="/search-results/?searchTerm=escalation">escalation</a>?</p>');
+    t.match(misspelt.body, 'href="/contact?subject=escalaton"', 'the contact link carries the search');
+    const contact = await get('/contact?subject=escalaton');
+    t.match(contact.body, /<input[^>]*name="subject"[^>]*value="escalaton"/, 'and the contact form has it as the subject');
+    const followed = await get('/search-results/?searchTerm=escalation');
+    t.match(followed.body, 'Showing results for &quot;escalation&quot;', 'the suggestion leads to results');
+    // With these filters nothing matches even when spelt right: the suggestion resets them rather than lead to nothing.
+    const filtered = await get('/search-results/?searchTerm=escalaton&deployment=cloud&product=codebarn');
+    t.match(filtered.body, 'No results for &quot;escalaton&quot;');
+    t.match(filtered.body, 'Did you mean <a href="/search-results/?searchTerm=escalation">escalation</a>?');
 
     const region = await app.inject({ url: '/search-results/?searchTerm=configure', headers: { 'hx-request': 'true' } });
     t.notMatch(region.body, '<html', 'an htmx request gets the region only');
@@ -113,3 +134,41 @@ for (const newFilters of [false, true]) {
     t.equal(past.headers.location, `/search-results/?searchTerm=sprint${lastPage > 1 ? `&page=${lastPage}` : ''}`);
   });
 }
+
+t.test('no results: the assistant answers the same words, for whoever may ask it', async (t) => {
+  // The AI summary experiment on for ADA's account alone, as the assistant's own tests have it.
+  const forAda = { variants: { on: true, off: false }, defaultVariant: 'off', disabled: false,
+    contextEvaluator: (context: { targetingKey?: string }) => (context.targetingKey === ADA.sub ? 'on' : 'off') };
+  const app = await build(t, { flagProvider: new InMemoryProvider({ 'sac-search-ai-experiment': forAda }), env: { SESSION_SECRET } });
+  const ada = { cookie: sealed(app, ADA) };
+  // Nothing for Data Center matches: the answer is on a Cloud page, which the assistant cites all the same.
+  const url = '/search-results/?searchTerm=how+do+I+install+it&deployment=data_center&product=acme';
+
+  const res = await app.inject({ url, headers: ada });
+  t.equal(res.statusCode, 200);
+  t.equal(res.headers['cache-control'], 'private, no-store');
+  t.match(res.body, 'No results for &quot;how do I install it&quot;');
+  t.match(res.body, /<section class="ai-summary search-answer" aria-labelledby="search-answer-heading"><h3 id="search-answer-heading">Answer from the help centre assistant<\/h3><div class="ai-summary-body"><div class="assistant-answer"><p>From the help content:<\/p><h4 class="assistant-sources-heading">Sources<\/h4>/,
+    'labelled as the assistant\'s, in the AI summary\'s box');
+  t.match(res.body, /<a href="\/acme-cloud\/docs\/first-steps#install-the-widget">First steps: Install the widget<\/a><blockquote cite="\/acme-cloud\/docs\/first-steps#install-the-widget"><p>Run the installer\.<\/p><\/blockquote>/, 'its quote and the page it cites');
+  t.match(res.body, 'href="/contact?subject=how+do+I+install+it"', 'the contact link too');
+  t.ok(res.body.indexOf('search-answer') < res.body.indexOf('search-contact'), 'the answer before the contact link');
+
+  const region = await app.inject({ url, headers: { ...ada, 'hx-request': 'true' } });
+  t.match(region.body, 'search-answer', 'the region swapped in by the search form has it too');
+
+  t.notMatch((await app.inject(url)).body, 'search-answer', 'not for a visitor');
+  t.notMatch((await app.inject({ url, headers: { cookie: sealed(app, { ...ADA, sub: 'acct-bob' }) } })).body, 'search-answer', 'not with the experiment off');
+  const nothing = await app.inject({ url: '/search-results/?searchTerm=banana+bread+recipe', headers: ada });
+  t.match(nothing.body, 'No results for');
+  t.notMatch(nothing.body, 'search-answer', 'an answer that found nothing is not shown');
+  t.match(nothing.body, 'href="/contact?subject=banana+bread+recipe"');
+
+  // The assistant failing costs the page its answer, never the page: the contact link still leads on.
+  await app.db.exec('alter table assistant_passages rename to assistant_passages_away');
+  const failing = await app.inject({ url: '/search-results/?searchTerm=configure+it&deployment=data_center&product=acme', headers: ada });
+  t.equal(failing.statusCode, 200);
+  t.match(failing.body, 'No results for &quot;configure it&quot;');
+  t.notMatch(failing.body, 'search-answer');
+  t.match(failing.body, 'href="/contact?subject=configure+it"');
+});

@@ -297,6 +297,29 @@ t.test('no results: heading with the term, hints and the reset link', async (t) 
   t.notMatch(newer, 'search-hints');
 });
 
+t.test('no results: the ways on speak the page\'s language (issue 30 \'No dead ends\')', async (t) => {
+  const noResults = {
+    suggestion: { term: 'escalation', href: '/search-results/?searchTerm=escalation' },
+    answer: { question: 'escalaton', mode: 'extractive' as const, citations: [{ title: 'Policies', heading: null, url: '/p', quote: 'Escalate after 5 minutes.' }] },
+    contactHref: '/contact?subject=escalaton',
+  };
+  const state = { ...model().state, searchTerm: 'escalaton' };
+  const english = region({ status: 'no-results', results: [], total: 0, pagination: null, state, noResults });
+  t.match(textOf(english), 'Did you mean escalation?');
+  t.match(textOf(english), 'Answer from the help centre assistant');
+  t.match(textOf(english), 'Still need help?Contact support');
+  const ja = region({ status: 'no-results', results: [], total: 0, pagination: null, state, noResults, chrome: { ...chrome, lang: 'ja' } });
+  t.match(ja, '<p class="search-rewrite search-suggestion">もしかして <a href="/search-results/?searchTerm=escalation">escalation</a> ですか?</p>');
+  t.match(ja, '<h3 id="search-answer-heading">ヘルプセンター アシスタントの回答</h3>');
+  t.match(ja, 'ヘルプコンテンツより:', 'the answer in the same language');
+  t.match(ja, '<a class="contact-primary" href="/contact?subject=escalaton">サポートに問い合わせる</a>');
+  t.notMatch(textOf(ja), /Did you mean|Still need help|Contact support/, 'no English left');
+  const newer = region({ newFilters: true, status: 'no-results', results: [], total: 0, pagination: null, state, noResults });
+  t.match(newer, 'search-suggestion', 'the newer view offers them too');
+  t.match(newer, 'search-answer');
+  t.match(newer, 'search-contact');
+});
+
 t.test('error: an alert with a fixed message, never details', async (t) => {
   const html = region({ status: 'error', results: [], total: 0 });
   t.equal(html, '<p class="search-error" role="alert">Search is not available right now. Please try again in a moment.</p>');

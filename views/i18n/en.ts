@@ -351,6 +351,15 @@ export const en = {
     heading: 'Footnotes',
     backTo: (ref: string) => `Back to reference ${ref}`,
   },
+  /** What a search without results offers instead (views/pages/search-results-page.tsx, issue 30 'No dead ends'). */
+  searchNoResults: {
+    /** The words around the link to the corrected search: 'Did you mean <corrected words>?'. */
+    didYouMean: { before: 'Did you mean ', after: '?' },
+    answerHeading: 'Answer from the help centre assistant',
+    contactHeading: 'Still need help?',
+    contactSupport: 'Contact support',
+    contactNote: 'Your search is filled in as the subject of your request.',
+  },
   /** The AI assistant: its page, the widget, the results' summary dialog and their answers (issue 16). */
   assistant: {
     page: {

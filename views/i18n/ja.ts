@@ -336,6 +336,13 @@ export const ja: Strings = {
     heading: '脚注',
     backTo: (ref: string) => `参照 ${ref} に戻る`,
   },
+  searchNoResults: {
+    didYouMean: { before: 'もしかして ', after: ' ですか?' },
+    answerHeading: 'ヘルプセンター アシスタントの回答',
+    contactHeading: 'お困りですか?',
+    contactSupport: 'サポートに問い合わせる',
+    contactNote: '検索した語句がお問い合わせの件名に入力されます。',
+  },
   assistant: {
     page: {
       title: 'ヘルプセンターに質問する',

@@ -29,9 +29,9 @@ export interface AnswerStrings {
 }
 
 export function AssistantAnswer({ answer, strings, headingLevel = 2 }: {
-  answer: AnswerView; strings: AnswerStrings; headingLevel?: 2 | 3;
+  answer: AnswerView; strings: AnswerStrings; headingLevel?: 2 | 3 | 4;
 }) {
-  const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  const Heading = headingLevel === 2 ? 'h2' : headingLevel === 3 ? 'h3' : 'h4';
   if (answer.mode === 'nothing') {
     return (
       <div className="assistant-answer">

@@ -5,6 +5,8 @@ import { Document } from '../layout/document.tsx';
 import { SearchResultCard, countLabel } from '../parts/search-result-card.tsx';
 import { Island } from '../island.tsx';
 import { AutoSubmit } from '../islands/auto-submit.tsx';
+import { AssistantAnswer } from '../islands/assistant-answer.tsx';
+import { stringsOf } from '../i18n/catalogue.tsx';
 
 export const EMPTY_PROMPT = 'Enter a search term to find documentation, guides and knowledge-base articles.';
 export const SEARCH_ERROR_MESSAGE = 'Search is not available right now. Please try again in a moment.';
@@ -110,23 +112,64 @@ export function SearchResultsRegion(model: SearchResultsModel) {
               <p className="search-no-results-subheading">{NO_RESULTS_SUBHEADING}</p>
               <p className="search-summary" role="status">{countLabel(0, 'result', 'results')}</p>
               <SearchNotes notes={model.notes} />
+              <Suggestion model={model} />
               <p className="search-reset"><a href={model.resetHref}>Reset filters</a></p>
+              <WaysOn model={model} />
             </div>
           ) : (
             <>
               <h2 className="search-heading">{`No results for "${state.searchTerm}"`}</h2>
               <p className="search-summary" role="status">{countLabel(0, 'result', 'results')}</p>
               <SearchNotes notes={model.notes} />
+              <Suggestion model={model} />
               <ul className="search-hints">
                 <li>Check the spelling of your search terms</li>
                 <li>Try broader or fewer words</li>
                 <li>Remove some filters <a href={model.resetHref}>Reset filters</a></li>
               </ul>
+              <WaysOn model={model} />
             </>
           )}
         </div>
       </div>
     </div>
+  );
+}
+
+/** 'Did you mean …?': a link to the corrected search, offered only when that search finds something. */
+function Suggestion({ model }: { model: SearchResultsModel }) {
+  const suggestion = model.noResults?.suggestion;
+  if (!suggestion) return null;
+  const s = stringsOf(model.chrome).searchNoResults;
+  return <p className="search-rewrite search-suggestion">{s.didYouMean.before}<a href={suggestion.href}>{suggestion.term}</a>{s.didYouMean.after}</p>;
+}
+
+/**
+ * Where a search without results leads (issue 30 'No dead ends'): the assistant's answer to the same
+ * words, marked as the assistant's and in the AI summary's box, then the contact form with the search
+ * filled in. Plain links and server-rendered text: the same with scripts and without.
+ */
+function WaysOn({ model }: { model: SearchResultsModel }) {
+  const ways = model.noResults;
+  if (!ways) return null;
+  const strings = stringsOf(model.chrome);
+  const s = strings.searchNoResults;
+  return (
+    <>
+      {ways.answer ? (
+        <section className="ai-summary search-answer" aria-labelledby="search-answer-heading">
+          <h3 id="search-answer-heading">{s.answerHeading}</h3>
+          <div className="ai-summary-body">
+            <AssistantAnswer answer={ways.answer} strings={strings.assistant.answer} headingLevel={4} />
+          </div>
+        </section>
+      ) : null}
+      <section className="search-contact" aria-labelledby="search-contact-heading">
+        <h3 id="search-contact-heading">{s.contactHeading}</h3>
+        <p><a className="contact-primary" href={ways.contactHref}>{s.contactSupport}</a></p>
+        <p className="search-contact-note">{s.contactNote}</p>
+      </section>
+    </>
   );
 }
 
