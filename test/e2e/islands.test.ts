@@ -6,8 +6,8 @@
  */
 import tap from 'tap';
 import type { Page } from 'playwright-core';
-import { openPage, serve, VIEWPORTS } from './browser.ts';
-import { failedIslands, openEnhanced } from './islands.ts';
+import { serve, VIEWPORTS } from './browser.ts';
+import { failedIslands, islandsSettled, openEnhanced } from './islands.ts';
 import { SAMPLE_CONTENT } from '../helpers/build.ts';
 import { PAGE_TYPES } from '../fixtures/page-types.ts';
 
@@ -72,10 +72,31 @@ async function reachable(page: Page): Promise<Set<string>> {
 tap.test('islands', async (t) => {
   const { base, browser } = await serve(t, { contentDir: SAMPLE_CONTENT });
   const topic = base + PAGE_TYPES.topic;
-  const plain = await openPage(browser, topic, { scripts: 'off', viewport: 'desktop' });
+  // One page per script mode and width, taken from address to address where a journey needs no routes
+  // or error watch of its own: a new page costs a renderer's start. With scripts, the islands settled as
+  // openEnhanced leaves them, and the origin's storage cleared first (the page tree keeps the sidebar's
+  // state in sessionStorage), so each address is a first visit.
+  const pages = new Map<string, Page>();
+  t.teardown(() => Promise.all([...pages.values()].map((page) => page.context().close())));
+  const pageAt = async (url: string, scripts: 'on' | 'off', viewport: keyof typeof VIEWPORTS) => {
+    const key = `${scripts} ${viewport}`;
+    let page = pages.get(key);
+    if (!page) {
+      const context = await browser.newContext(scripts === 'on'
+        ? { viewport: VIEWPORTS[viewport], reducedMotion: 'no-preference' }
+        : { javaScriptEnabled: false, viewport: VIEWPORTS[viewport] });
+      page = await context.newPage();
+      pages.set(key, page);
+    } else if (scripts === 'on') {
+      await page.evaluate(() => { sessionStorage.clear(); localStorage.clear(); });
+    }
+    if (!(await page.goto(url))) throw new Error(`no response for ${url}`);
+    if (scripts === 'on') await islandsSettled(page);
+    return page;
+  };
+  const plain = await pageAt(topic, 'off', 'desktop');
   const serverTree = await plain.locator('[data-island="page-tree"]').innerHTML();
   const serverFeedback = await plain.locator('[data-island="feedback"]').innerHTML();
-  await plain.context().close();
 
   t.test('every island of a topic page hydrates, with no error', async (t) => {
     const { page, errors } = await openEnhanced(browser, topic, { viewport: 'desktop' });
@@ -124,12 +145,8 @@ tap.test('islands', async (t) => {
   t.test('with scripts, every destination of the page without them is still there', async (t) => {
     for (const path of [PAGE_TYPES.home, PAGE_TYPES.topic, PAGE_TYPES.collection, PAGE_TYPES['versioned topic']]) {
       for (const viewport of ['desktop', 'mobile'] as const) {
-        const off = await openPage(browser, base + path, { scripts: 'off', viewport });
-        const without = await destinations(off);
-        await off.context().close();
-        const { page } = await openEnhanced(browser, base + path, { viewport });
-        const enhanced = await reachable(page);
-        await page.context().close();
+        const without = await destinations(await pageAt(base + path, 'off', viewport));
+        const enhanced = await reachable(await pageAt(base + path, 'on', viewport));
         t.same(without.filter((d) => !enhanced.has(d)), [], `${path} (${viewport}): nothing reachable without scripts is lost with them`);
       }
     }
@@ -140,12 +157,9 @@ tap.test('islands', async (t) => {
     for (const [name, path] of Object.entries(PAGE_TYPES)) {
       if (!['home', 'topic', 'guide topic', 'collection', 'versioned topic', 'KB article', 'documented product home', 'topic set', 'product landing'].includes(name)) continue;
       for (const scripts of ['off', 'on'] as const) {
-        const page = scripts === 'on'
-          ? (await openEnhanced(browser, base + path, { viewport: 'mobile' })).page
-          : await openPage(browser, base + path, { scripts: 'off', viewport: 'mobile' });
+        const page = await pageAt(base + path, scripts, 'mobile');
         const box = await page.locator('h1').boundingBox();
         t.ok(box && box.y + box.height <= height, `${name}, scripts ${scripts}: the title ends at ${box ? Math.round(box.y + box.height) : 'nowhere'} px, within the first ${height} px`);
-        await page.context().close();
       }
     }
   });

@@ -9,7 +9,7 @@ import t, { type Test } from 'tap';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { axeViolations, servePublic } from './browser.ts';
 import { freePort, startPeer } from '../identity/oidc-peer.ts';
 import { SESSION_SECRET } from '../identity/helpers.ts';
@@ -76,9 +76,9 @@ async function checkRole(t: Test, page: Page, base: string, account: Demo, javaS
   await page.goto(base + TOPIC);
 }
 
-async function journey(t: Test, browser: Browser, base: string, javaScript: boolean, first: Demo, second: Demo) {
-  const context = await browser.newContext({ javaScriptEnabled: javaScript });
-  const page = await context.newPage();
+async function journey(t: Test, page: Page, base: string, javaScript: boolean, first: Demo, second: Demo) {
+  // Nobody signed in, at the site or at the provider, whoever the page's last journey was.
+  await page.context().clearCookies();
   await page.goto(base + TOPIC);
   await page.locator('header').first().getByRole('link', { name: 'Sign in' }).first().click();
   await page.waitForLoadState();
@@ -118,25 +118,36 @@ async function journey(t: Test, browser: Browser, base: string, javaScript: bool
   await page.waitForLoadState();
   t.match(new URL(page.url()).pathname, /^\/auth\/interaction\//, 'Sign in after log out shows the sign-in screen');
   t.equal(await page.getByLabel('Password').count(), 1, 'and asks for the password');
-  await context.close();
 }
 
 t.test('sign-in journeys with the demo accounts', async (t) => {
   const { base, browser } = await servePublic(t, { contentDir: SAMPLE_CONTENT, env: { OVERLOAD_MAX_HEAP_USED_MB: String(HEAP_BOUND_MB) } });
+  // One page per script mode, taken from journey to journey with the cookies cleared between them: a
+  // journey's state is its cookies (nothing here keeps storage), and a new page costs a renderer's start.
+  const pages = new Map<boolean, Page>();
+  const pageFor = async (javaScript: boolean) => {
+    let page = pages.get(javaScript);
+    if (!page) {
+      page = await (await browser.newContext({ javaScriptEnabled: javaScript })).newPage();
+      pages.set(javaScript, page);
+    }
+    return page;
+  };
+  t.teardown(() => Promise.all([...pages.values()].map((page) => page.context().close())));
 
   t.test('when JavaScript is unavailable', async (t) => {
-    await journey(t, browser, base, false, demo('customer'), demo('author'));
-    await journey(t, browser, base, false, demo('vendor staff'), demo('partner'));
+    await journey(t, await pageFor(false), base, false, demo('customer'), demo('author'));
+    await journey(t, await pageFor(false), base, false, demo('vendor staff'), demo('partner'));
   });
 
   t.test('when JavaScript is available', async (t) => {
-    await journey(t, browser, base, true, demo('partner'), demo('vendor staff'));
-    await journey(t, browser, base, true, demo('author'), demo('customer'));
+    await journey(t, await pageFor(true), base, true, demo('partner'), demo('vendor staff'));
+    await journey(t, await pageFor(true), base, true, demo('author'), demo('customer'));
   });
 
   t.test('the account menu by keyboard', async (t) => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
+    const page = await pageFor(true);
+    await page.context().clearCookies();
     await page.goto(base + TOPIC);
     await page.locator('header').first().getByRole('link', { name: 'Sign in' }).first().click();
     await fillSignIn(page, demo('customer'));
@@ -154,7 +165,6 @@ t.test('sign-in journeys with the demo accounts', async (t) => {
     await page.waitForURL(/\/auth\/account$/);
     t.match(await page.locator('h1').textContent(), /./, 'Enter on a menu link follows it (the profile page)');
     t.same(await axeViolations(page), [], 'the profile page has no WCAG A/AA violations');
-    await context.close();
   });
 
   // Issue 27 item 25: under load, the stylesheet, images and a sign-in step were shed, leaving the person on
@@ -165,6 +175,7 @@ t.test('sign-in journeys with the demo accounts', async (t) => {
     for (let held = process.memoryUsage().heapUsed; held < (HEAP_BOUND_MB + 64) * MB; held += 65_536 * 8) ballast.push(new Array<number>(65_536).fill(1));
     for (const end = Date.now() + 20_000; (await fetch(`${base}/readyz`)).status !== 503 && Date.now() < end;) await new Promise((r) => setTimeout(r, 50));
     t.equal((await fetch(`${base}/readyz`)).status, 503, 'overloaded');
+    // A context of its own: the assets must be asked of the overloaded server, not found in a warm cache.
     const context = await browser.newContext();
     const page = await context.newPage();
     const shed: string[] = [];

@@ -45,10 +45,16 @@ async function fillIn(page: Page, values: Record<string, string>) {
   }
 }
 
-async function visitorPage(browser: Browser, base: string, scripts: boolean, session?: string): Promise<Page> {
-  const context = await browser.newContext({ javaScriptEnabled: scripts, viewport: VIEWPORTS.desktop });
-  if (session) await context.addCookies([{ name: 'sp_session', value: session, url: base }]);
-  return context.newPage();
+/** The page of its script mode, with the cookies of a first visit: none, or only the session when one is given. */
+async function visitorPage(pages: Map<boolean, Page>, browser: Browser, base: string, scripts: boolean, session?: string): Promise<Page> {
+  let page = pages.get(scripts);
+  if (!page) {
+    page = await (await browser.newContext({ javaScriptEnabled: scripts, viewport: VIEWPORTS.desktop })).newPage();
+    pages.set(scripts, page);
+  }
+  await page.context().clearCookies();
+  if (session) await page.context().addCookies([{ name: 'sp_session', value: session, url: base }]);
+  return page;
 }
 
 t.test('each support form: errors, then a reference, with JavaScript off and on', async (t) => {
@@ -56,12 +62,15 @@ t.test('each support form: errors, then a reference, with JavaScript off and on'
     contentDir: SAMPLE_CONTENT, env: { SESSION_SECRET, RATE_LIMIT_MAX: '1000', REQUEST_RATE_LIMIT: '1000' },
   });
   const session = sealed(app, ADA).slice('sp_session='.length);
+  // One page per script mode, taken from form to form with the cookies of a first visit each time (the
+  // forms keep nothing in storage): a new page costs a renderer's start.
+  const pages = new Map<boolean, Page>();
+  t.teardown(() => Promise.all([...pages.values()].map((page) => page.context().close())));
 
   for (const form of FORMS) {
     for (const scripts of [false, true]) {
       t.test(`${form.path}, JavaScript ${scripts ? 'on' : 'off'}${form.signedIn ? ', signed in' : ''}`, async (t) => {
-        const page = await visitorPage(browser, base, scripts, form.signedIn ? session : undefined);
-        t.teardown(() => page.context().close());
+        const page = await visitorPage(pages, browser, base, scripts, form.signedIn ? session : undefined);
         await page.goto(`${base}${form.path}`);
         const send = page.locator('form[data-support-form] button[type="submit"]');
         if (scripts) t.same(await axeViolations(page), [], 'empty form: no WCAG A/AA violations');

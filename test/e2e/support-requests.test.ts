@@ -4,13 +4,34 @@
  * every state: the list, the empty list, the sign-in prompt, a request, named contacts (with errors), the
  * staff list and the 404.
  */
-import t from 'tap';
-import { audit, pageAs, servePublic } from './browser.ts';
+import t, { type Test } from 'tap';
+import type { Browser, ConsoleMessage, Page } from 'playwright-core';
+import { audit, servePublic, VIEWPORTS } from './browser.ts';
 import { hydrateAll } from './islands.ts';
 import { SAMPLE_CONTENT } from '../helpers/build.ts';
 import { ADA, SESSION_SECRET, sealed } from '../identity/helpers.ts';
 import { STAFF, sendRequest } from '../support/requests-helpers.ts';
 import type { SessionUser } from '../../server/identity/types.ts';
+
+/**
+ * One page per script mode, taken from person to person with the cookies cleared and the session cookie
+ * set (none: signed out) before each: what these pages show depends on the session and the address, and
+ * a new page costs a renderer's start.
+ */
+function reusablePages(t: Test, browser: Browser, base: string) {
+  const pages = new Map<boolean, Page>();
+  t.teardown(() => Promise.all([...pages.values()].map((page) => page.context().close())));
+  return async (cookie: string | undefined, javaScript: boolean): Promise<Page> => {
+    let page = pages.get(javaScript);
+    if (!page) {
+      page = await (await browser.newContext({ javaScriptEnabled: javaScript, viewport: VIEWPORTS.desktop })).newPage();
+      pages.set(javaScript, page);
+    }
+    await page.context().clearCookies();
+    if (cookie) await page.context().addCookies([{ name: 'sp_session', value: cookie.slice('sp_session='.length), url: base, httpOnly: true, sameSite: 'Lax' }]);
+    return page;
+  };
+}
 
 t.test('following requests in a browser', async (t) => {
   const { base, browser, app } = await servePublic(t, { contentDir: SAMPLE_CONTENT, env: { SESSION_SECRET, STAFF_EMAIL_DOMAIN: 'fernhollow.example' } });
@@ -23,10 +44,11 @@ t.test('following requests in a browser', async (t) => {
   const ada = sealed(app, ADA);
   const nobody = sealed(app, { ...ADA, sub: 'acct-empty', email: 'empty@customer.example', name: 'Emma Empty' } as SessionUser);
   const staff = sealed(app, STAFF);
+  const pageAs = reusablePages(t, browser, base);
 
   for (const javaScript of [false, true]) {
     t.test(`when JavaScript is ${javaScript ? 'available' : 'unavailable'}`, async (t) => {
-      const page = await pageAs(browser, base, ada, javaScript);
+      const page = await pageAs(ada, javaScript);
       await page.goto(`${base}/requests`);
       t.equal(await page.locator('h1').textContent(), 'My support requests', 'the title from the content entry');
       const rows = page.locator('.requests-table tbody tr');
@@ -58,14 +80,14 @@ t.test('following requests in a browser', async (t) => {
       await page.getByRole('button', { name: 'Remove Grace Hopper' }).click();
       await page.waitForLoadState();
       t.match(await page.getByRole('status').first().textContent(), 'The contact was removed.');
-      await page.context().close();
     });
   }
 
   t.test('the legacy #! form of /requests links becomes the path', async (t) => {
-    const page = await pageAs(browser, base, ada, true);
+    const page = await pageAs(ada, true);
     const blocked: string[] = [];
-    page.on('console', (m) => { if (/Content Security Policy|Refused to execute/i.test(m.text())) blocked.push(m.text()); });
+    const watch = (m: ConsoleMessage) => { if (/Content Security Policy|Refused to execute/i.test(m.text())) blocked.push(m.text()); };
+    page.on('console', watch);
     for (const from of [`/requests#!/${older}`, `/requests/#!/${older}`]) {
       await page.goto(base + from);
       await page.waitForURL(`**/requests/${older}`);
@@ -78,13 +100,13 @@ t.test('following requests in a browser', async (t) => {
     await page.goto(`${base}/requests#!/..%2F..%2Fauth`);
     t.equal(new URL(page.url()).pathname, '/requests', 'nothing but a reference-like path is followed');
     t.same(blocked, [], 'the inline script runs under the page\'s CSP');
-    await page.context().close();
+    page.off('console', watch);
   });
 
   t.test('signed out, sign in from the page and come back to it (JavaScript off)', async (t) => {
     // Sent signed out from the demo customer's address: theirs once they sign in with it (verified by the provider).
     const sent = await sendRequest(app, { email: 'casey.customer@example.com' }, { subject: 'Asked before signing in' });
-    const page = await pageAs(browser, base, undefined, false);
+    const page = await pageAs(undefined, false);
     await page.goto(`${base}/requests`);
     await page.locator('main').getByRole('link', { name: 'Sign in' }).click();
     await page.waitForLoadState();
@@ -94,17 +116,15 @@ t.test('following requests in a browser', async (t) => {
     await page.waitForLoadState();
     t.equal(new URL(page.url()).pathname, '/requests', 'back on View requests');
     t.equal(await page.getByRole('link', { name: sent }).count(), 1, 'the request sent signed out is listed');
-    await page.context().close();
   });
 
   t.test('axe on the other states: empty, signed out, staff list, 404', async (t) => {
-    const empty = await pageAs(browser, base, nobody, true);
+    const empty = await pageAs(nobody, true);
     await empty.goto(`${base}/requests`);
     t.equal(await empty.getByRole('link', { name: 'Contact support', exact: true }).count(), 1);
     await audit(t, empty, 'the empty list');
-    await empty.context().close();
 
-    const anonymous = await pageAs(browser, base, undefined, true);
+    const anonymous = await pageAs(undefined, true);
     await anonymous.goto(`${base}/requests`);
     t.match(await anonymous.getByRole('link', { name: 'Sign in' }).last().getAttribute('href'), 'continue=%2Frequests');
     await audit(t, anonymous, 'the sign-in prompt');
@@ -112,10 +132,9 @@ t.test('following requests in a browser', async (t) => {
     await audit(t, anonymous, 'a request signed out (404)');
     await anonymous.goto(`${base}/named-contact`);
     await audit(t, anonymous, 'named contacts signed out');
-    await anonymous.context().close();
 
     for (const javaScript of [true, false]) {
-      const page = await pageAs(browser, base, staff, javaScript);
+      const page = await pageAs(staff, javaScript);
       await page.goto(`${base}/staff/requests`);
       t.equal(await page.locator('.requests-table tbody tr').count(), 3, 'every request');
       if (javaScript) await audit(t, page, 'the staff list');
@@ -145,7 +164,6 @@ t.test('following requests in a browser', async (t) => {
       if (javaScript) await audit(t, page, 'a request as staff');
       await page.goto(`${base}/requests/SR-1`);
       if (javaScript) await audit(t, page, 'an unknown request (404)');
-      await page.context().close();
     }
   });
 });
