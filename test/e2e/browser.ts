@@ -65,6 +65,50 @@ export async function pageAs(browser: Browser, base: string, cookie: string | un
   return context.newPage();
 }
 
+/**
+ * One browser page per script mode and width (and `key`, for pages a journey keeps apart) for a whole
+ * test, taken from step to step with page.goto: a new page costs a renderer's start, a navigation a
+ * fraction of that. Each call starts the page as a new one would: the routes and listeners a step
+ * gives its page go when that step's test ends; cookies, storage, window size and pointer are set back
+ * before the navigation. What a page keeps otherwise (an installed clock, emulated media) needs a key.
+ */
+export function reusablePages(t: Test, browser: Browser) {
+  const pages = new Map<string, Page>();
+  t.teardown(async () => { for (const page of pages.values()) await page.context().close(); });
+  return async (step: Test, url: string, options: {
+    scripts: 'on' | 'off' | 'blocked'; viewport: keyof typeof VIEWPORTS; key?: string;
+    /** Another window size for this step, from the first byte. */
+    size?: { width: number; height: number };
+    /** Runs on the page before it navigates (routes, listeners). */
+    setup?: (page: Page) => Promise<unknown>;
+  }): Promise<Page> => {
+    const name = `${options.scripts} ${options.viewport} ${options.key ?? ''}`;
+    let page = pages.get(name);
+    if (!page) {
+      page = await (await newContext(browser, options)).newPage();
+      pages.set(name, page);
+    }
+    const used = page;
+    step.teardown(async () => {
+      await used.unrouteAll({ behavior: 'ignoreErrors' });
+      for (const event of ['console', 'pageerror', 'request', 'requestfailed', 'response', 'dialog']) used.removeAllListeners(event);
+    });
+    const size = options.size ?? VIEWPORTS[options.viewport];
+    const now = page.viewportSize();
+    if (now?.width !== size.width || now.height !== size.height) await page.setViewportSize(size);
+    // What a new context would hold: no cookie, no storage (a step's setup adds its own), and the
+    // pointer out of the window, as on a page never pointed at: nothing hovered on the next document.
+    await page.context().clearCookies();
+    if (options.scripts !== 'off' && /^https?:/.test(page.url())) await page.evaluate(() => { sessionStorage.clear(); localStorage.clear(); });
+    await page.mouse.move(-1, -1);
+    // An address that differs from the current one only after '#' would scroll the same document, not load one.
+    if (url.includes('#') && url.split('#')[0] === page.url().split('#')[0]) await page.goto('about:blank');
+    if (options.setup) await options.setup(page);
+    if (!(await page.goto(url))) throw new Error(`no response for ${url}`);
+    return page;
+  };
+}
+
 /** A page state passes axe and has one heading 1. */
 export async function audit(t: TapTest, page: Page, what: string) {
   t.same(await axeViolations(page), [], `${what}: no WCAG A/AA violations`);

@@ -1,6 +1,6 @@
-import t from 'tap';
-import type { Browser, Page, Request, Route } from 'playwright-core';
-import { serve, openPage, axeViolations, VIEWPORTS } from './browser.ts';
+import t, { type Test } from 'tap';
+import type { Page, Request, Route } from 'playwright-core';
+import { serve, reusablePages, axeViolations, VIEWPORTS } from './browser.ts';
 import { hydrateAll } from './islands.ts';
 import { SAMPLE_CONTENT } from '../helpers/build.ts';
 
@@ -44,9 +44,11 @@ async function routeRegion(page: Page, handle: (route: Route) => Promise<void>):
 
 const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+type Open = ReturnType<typeof reusablePages>;
+
 /** The search page with its island started, and a marker that only a full page load would clear. */
-async function openEnhanced(browser: Browser, url: string, viewport: Viewport = 'desktop'): Promise<Page> {
-  const page = await openPage(browser, url, { scripts: 'on', viewport });
+async function openEnhanced(open: Open, t: Test, url: string, viewport: Viewport = 'desktop'): Promise<Page> {
+  const page = await open(t, url, { scripts: 'on', viewport });
   await hydrateAll(page);
   await page.waitForSelector('form[data-island="search"][data-island-ready="true"]');
   await page.evaluate(() => { (window as unknown as { marker: string }).marker = 'same page'; });
@@ -56,9 +58,12 @@ const samePage = (page: Page) => page.evaluate(() => (window as unknown as { mar
 
 t.test('search in a real browser', async (t) => {
   const { base, browser } = await serve(t, { contentDir: SAMPLE_CONTENT });
+  // One page per script mode and width, from step to step: the search page keeps nothing between
+  // documents (no cookie, no storage it reads), and a new page costs a renderer's start.
+  const open = reusablePages(t, browser);
 
   t.test('when JavaScript is unavailable', async (t) => {
-    const page = await openPage(browser, base + SEARCH, { scripts: 'off', viewport: 'desktop' });
+    const page = await open(t, base + SEARCH, { scripts: 'off', viewport: 'desktop' });
     t.match(await status(page).textContent(), 'Enter a search term', 'the empty page prompts for a term');
 
     await term(page).fill('configure');
@@ -97,19 +102,17 @@ t.test('search in a real browser', async (t) => {
     const dates = updated.filter((text) => text.startsWith('Updated ')).map((text) => Date.parse(text.slice('Updated '.length)));
     t.ok(dates.length > 1 && dates.every((d) => !Number.isNaN(d)), 'results show when they were updated');
     t.same(dates, [...dates].sort((a, b) => b - a), 'newest first');
-    await page.context().close();
   });
 
   t.test('when JavaScript is available', async (t) => {
     t.test('typing searches after a 500 ms pause, once, in place, at the URL the form would go to', async (t) => {
-      const plain = await openPage(browser, base + SEARCH, { scripts: 'off', viewport: 'desktop' });
+      const plain = await open(t, base + SEARCH, { scripts: 'off', viewport: 'desktop' });
       await term(plain).fill('configure');
       await plain.getByRole('button', { name: 'Search', exact: true }).click();
       await plain.waitForURL(/searchTerm=configure/);
       const withoutScripts = plain.url();
-      await plain.context().close();
 
-      const page = await openEnhanced(browser, base + SEARCH);
+      const page = await openEnhanced(open, t, base + SEARCH);
       // Errors from here on, through a reload: a CSP refusal (say of an inline style from htmx) is one.
       const errors: string[] = [];
       page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
@@ -154,11 +157,10 @@ t.test('search in a real browser', async (t) => {
       t.equal(page.url(), withoutScripts);
       t.same(errors, [], 'no errors in the console');
       t.equal(await page.locator('head style').count(), 0, 'no inline styles');
-      await page.context().close();
     });
 
     t.test('Enter and the Search button search at once', async (t) => {
-      const page = await openEnhanced(browser, base + SEARCH);
+      const page = await openEnhanced(open, t, base + SEARCH);
       const requests = regionRequests(page);
       await term(page).fill('board');
       const pressed = Date.now();
@@ -173,11 +175,10 @@ t.test('search in a real browser', async (t) => {
       t.equal(await statusReads(page, /^13 results$/), '13 results', 'the Search button searches too');
       t.equal(params(page).get('searchTerm'), 'sprint');
       t.ok(await samePage(page));
-      await page.context().close();
     });
 
     t.test('links in the region swap it in place and update the URL and the form', async (t) => {
-      const page = await openEnhanced(browser, base + SEARCH + '?searchTerm=configure');
+      const page = await openEnhanced(open, t, base + SEARCH + '?searchTerm=configure');
       const requests = regionRequests(page);
       const entries = await page.evaluate(() => history.length);
 
@@ -214,11 +215,10 @@ t.test('search in a real browser', async (t) => {
       t.equal(requests.length, 5, 'every change was a region request');
       t.ok(await samePage(page), 'no full page load');
       t.equal(await page.evaluate(() => history.length), entries, 'the URL was replaced each time');
-      await page.context().close();
     });
 
     t.test('a keyboard user keeps their place after a filter swap', async (t) => {
-      const page = await openEnhanced(browser, base + SEARCH + '?searchTerm=configure');
+      const page = await openEnhanced(open, t, base + SEARCH + '?searchTerm=configure');
       const tab = page.getByRole('navigation', { name: 'Content types' }).getByRole('link', { name: /^Knowledge base/ });
       await tab.focus();
       await page.keyboard.press('Enter');
@@ -227,11 +227,10 @@ t.test('search in a real browser', async (t) => {
       t.equal(await page.evaluate(() => document.activeElement?.textContent), 'Knowledge base (11)', 'focus is on the chosen tab');
       t.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-current')), 'page');
       t.equal(await status(page).getAttribute('role'), 'status', 'the swapped count is a status line, announced');
-      await page.context().close();
     });
 
     t.test('the region shows it is loading while a request runs', async (t) => {
-      const page = await openEnhanced(browser, base + SEARCH);
+      const page = await openEnhanced(open, t, base + SEARCH);
       await routeRegion(page, async (route) => { await later(600); await route.continue(); });
       const region = page.locator('#search-results-region');
       await term(page).fill('board');
@@ -241,11 +240,10 @@ t.test('search in a real browser', async (t) => {
       await statusReads(page, /^16 results$/);
       t.notOk(await region.evaluate((e) => e.classList.contains('is-loading')), 'the class goes when it finishes');
       t.equal(await region.getAttribute('aria-busy'), null, 'and so does aria-busy');
-      await page.context().close();
     });
 
     t.test('a newer search aborts the running one, whose end does not end the loading state', async (t) => {
-      const page = await openEnhanced(browser, base + SEARCH);
+      const page = await openEnhanced(open, t, base + SEARCH);
       const errors: string[] = [];
       page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
       const failed: string[] = [];
@@ -276,11 +274,10 @@ t.test('search in a real browser', async (t) => {
       t.equal(loading.filter((on, i) => i > 0 && !on && loading[i - 1]).length, 1, `loading switched off once, at the end (${classes.join(' | ')})`);
       t.equal(loading.at(-1), false);
       t.same(errors, [], 'the replaced search is no error on the console (no htmx:sendAbort)');
-      await page.context().close();
     });
 
     t.test('a failed request shows the error state', async (t) => {
-      const page = await openEnhanced(browser, base + SEARCH + '?searchTerm=board');
+      const page = await openEnhanced(open, t, base + SEARCH + '?searchTerm=board');
       await routeRegion(page, (route) => route.fulfill({ status: 503, contentType: 'text/plain', body: 'Service Unavailable' }));
       await term(page).fill('sprint');
       await term(page).press('Enter');
@@ -290,7 +287,6 @@ t.test('search in a real browser', async (t) => {
       t.equal(await page.locator('#search-results-region').getAttribute('aria-busy'), null, 'not loading any more');
       t.ok(await samePage(page));
       t.same(await axeViolations(page), [], 'the error state has no WCAG A/AA violations');
-      await page.context().close();
     });
   });
 
@@ -300,13 +296,12 @@ t.test('search in a real browser', async (t) => {
     for (const viewport of ['desktop', 'mobile'] as const) {
       for (const scripts of ['on', 'blocked'] as const) {
         for (const [name, query] of Object.entries(states)) {
-          const page = await openPage(browser, base + SEARCH + query, { scripts, viewport });
+          const page = await open(t, base + SEARCH + query, { scripts, viewport });
           t.same(await axeViolations(page), [], `${name}, ${viewport}, scripts ${scripts}`);
-          await page.context().close();
         }
       }
       // The states as the enhancement swaps them in.
-      const page = await openEnhanced(browser, base + SEARCH, viewport);
+      const page = await openEnhanced(open, t, base + SEARCH, viewport);
       await term(page).fill('configure');
       await statusReads(page, /^59 results$/);
       t.same(await axeViolations(page), [], `results swapped in, ${viewport}`);
@@ -318,7 +313,6 @@ t.test('search in a real browser', async (t) => {
       await page.locator('#search-results-region [role="alert"]').waitFor();
       t.equal(await page.locator('#search-results-region [role="alert"]').textContent(), ERROR_TEXT);
       t.same(await axeViolations(page), [], `error, ${viewport}`);
-      await page.context().close();
     }
   });
 });
