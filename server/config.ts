@@ -159,7 +159,7 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'HOST', key: 'host', default: '`0.0.0.0`', meaning: 'interface to listen on' },
   { name: 'DATABASE_URL', key: 'databaseUrl', default: 'unset', meaning: '`postgres://…` to use a PostgreSQL 15+ server; unset uses embedded PGlite' },
   { name: 'DATABASE_POOL_SIZE', default: '`10`', meaning: 'connections per instance to the PostgreSQL server (and to each read replica)' },
-  { name: 'DATABASE_READ_URL', key: 'databaseReadUrls', default: 'unset', meaning: 'one or more streaming replicas of `DATABASE_URL`, comma-separated `postgres://…`, that published page data, search and insights read from (see Running it); needs `DATABASE_URL`' },
+  { name: 'DATABASE_READ_URL', key: 'databaseReadUrls', default: 'unset', meaning: 'one or more streaming replicas of `DATABASE_URL`, comma-separated `postgres://…`, that published page data, search and insights read from (see Deploy and run Signpost); needs `DATABASE_URL`' },
   { name: 'DATABASE_READ_MAX_LAG_MS', key: 'databaseReadMaxLagMs', default: '`5000`', meaning: 'a replica further behind the primary than this is skipped until it catches up' },
   { name: 'DATABASE_READ_TIMEOUT_MS', key: 'databaseReadTimeoutMs', default: '`2000`', meaning: 'a read a replica does not answer within this is run on the primary and the replica skipped until a check finds it answering (a hung replica holds a read this long at most)' },
   { name: 'DATA_DIR', key: 'dataDir', default: '`./data`', meaning: 'where PGlite keeps its files (`data/pglite`)' },
