@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 
-/** Every setting Signpost reads from the environment (documented in README "Configuration"). */
+/** Every setting Signpost reads from the environment (listed with its default and meaning in SETTINGS below). */
 export const ConfigSchema = Type.Object({
   port: Type.Integer({ minimum: 0, maximum: 65535 }),
   host: Type.String({ minLength: 1 }),
@@ -140,6 +140,102 @@ export const ConfigSchema = Type.Object({
   analyticsRateLimit: Type.Integer({ minimum: 1 }),
 });
 export type Config = Static<typeof ConfigSchema>;
+
+/**
+ * Every environment variable the server reads, with its default and meaning as an operator reads them
+ * (Markdown). The loader names a bad value by this list, and the configuration reference in docs/ is
+ * generated from it (npm run docs:reference), so the documentation cannot miss or invent a setting.
+ * `key` is the Config field it sets; the few read elsewhere have none.
+ */
+export interface Setting {
+  name: string;
+  key?: keyof Config;
+  default: string;
+  meaning: string;
+}
+
+export const SETTINGS: readonly Setting[] = [
+  { name: 'PORT', key: 'port', default: '`3000`', meaning: 'HTTP port' },
+  { name: 'HOST', key: 'host', default: '`0.0.0.0`', meaning: 'interface to listen on' },
+  { name: 'DATABASE_URL', key: 'databaseUrl', default: 'unset', meaning: '`postgres://…` to use a PostgreSQL 15+ server; unset uses embedded PGlite' },
+  { name: 'DATABASE_POOL_SIZE', default: '`10`', meaning: 'connections per instance to the PostgreSQL server (and to each read replica)' },
+  { name: 'DATABASE_READ_URL', key: 'databaseReadUrls', default: 'unset', meaning: 'one or more streaming replicas of `DATABASE_URL`, comma-separated `postgres://…`, that published page data, search and insights read from (see Deploy and run Signpost); needs `DATABASE_URL`' },
+  { name: 'DATABASE_READ_MAX_LAG_MS', key: 'databaseReadMaxLagMs', default: '`5000`', meaning: 'a replica further behind the primary than this is skipped until it catches up' },
+  { name: 'DATABASE_READ_TIMEOUT_MS', key: 'databaseReadTimeoutMs', default: '`2000`', meaning: 'a read a replica does not answer within this is run on the primary and the replica skipped until a check finds it answering (a hung replica holds a read this long at most)' },
+  { name: 'DATA_DIR', key: 'dataDir', default: '`./data`', meaning: 'where PGlite keeps its files (`data/pglite`)' },
+  { name: 'CONTENT_DIR', key: 'contentDir', default: '`./content`', meaning: 'the content tree imported at start' },
+  { name: 'IMPORT_ON_START', key: 'importOnStart', default: '`true`', meaning: 'import the content tree at start when it changed' },
+  { name: 'PUBLIC_URL', key: 'publicUrl', default: '`http://localhost:$PORT`', meaning: 'origin used in canonical links and the sitemap' },
+  { name: 'PREVIEW_TOKEN', key: 'previewToken', default: 'unset', meaning: 'secret (32+ characters) that turns on preview mode: `?preview=TOKEN` or header `X-Preview-Token`; unset disables preview' },
+  { name: 'LOG_LEVEL', key: 'logLevel', default: '`info`', meaning: 'pino level (`fatal` … `trace`, `silent`)' },
+  { name: 'ACCESS_LOG', key: 'accessLog', default: '`info`', meaning: 'one access-log line per request (method, URL, status, ms, body bytes, client address, `cache`: `hit`, `miss` or `stale` where the page cache could answer) at `info`, at `debug` (shown only with `LOG_LEVEL=debug`), or `off`; errors keep their own lines either way' },
+  { name: 'TRUST_PROXY', key: 'trustProxy', default: '`false`', meaning: 'believe `X-Forwarded-For`/`-Proto`/`-Host` from a proxy in front: `true` (every hop), a hop count (`1`), or the proxies\' addresses and CIDR ranges, comma-separated (`10.0.0.0/8,127.0.0.1`); off, anyone could claim any address or host' },
+  { name: 'IDENTITY_URL', key: 'identityUrl', default: '`/auth`', meaning: 'the identity base, a path: sign-in, callback, log-out and profile routes, and the embedded provider (`/auth/oidc`)' },
+  { name: 'STAFF_EMAIL_DOMAIN', key: 'staffDomain', default: 'the content\'s `staffDomain`', meaning: 'e-mail domain of vendor staff (staff-only hints; the domain or a subdomain of it); unset in both, nobody is staff' },
+  { name: 'OIDC_ISSUER', key: 'oidcIssuer', default: 'unset', meaning: 'an external OpenID Connect issuer (discovery URL without `/.well-known/…`); unset, the embedded provider' },
+  { name: 'OIDC_CLIENT_ID', key: 'oidcClientId', default: '`signpost`', meaning: 'Signpost\'s client id at the issuer' },
+  { name: 'OIDC_CLIENT_SECRET', key: 'oidcClientSecret', default: 'unset', meaning: 'its client secret: required with `OIDC_ISSUER`; with the embedded provider, unset uses a secret generated once and kept in the database' },
+  { name: 'OIDC_SCOPES', key: 'oidcScopes', default: '`openid email profile roles` (embedded), `openid email profile` and `roles` when the issuer lists it (external)', meaning: 'scopes asked for; must include `openid`; when set, asked for exactly as given' },
+  { name: 'OIDC_EDITOR_CLAIM', key: 'oidcEditorClaim', default: '`canEdit`', meaning: 'boolean claim that makes an author' },
+  { name: 'OIDC_PARTNER_CLAIM', key: 'oidcPartnerClaim', default: '`partner`', meaning: 'boolean claim that makes a partner' },
+  { name: 'OIDC_GROUPS_CLAIM', key: 'oidcGroupsClaim', default: '`groups`', meaning: 'claim holding the person\'s groups (an array)' },
+  { name: 'OIDC_EDITOR_GROUP', key: 'oidcEditorGroup', default: '`editors`', meaning: 'group that makes an author' },
+  { name: 'OIDC_PARTNER_GROUP', key: 'oidcPartnerGroup', default: '`partners`', meaning: 'group that makes a partner' },
+  { name: 'OIDC_ACCOUNT_URL', key: 'oidcAccountUrl', default: 'unset', meaning: 'the issuer\'s account page for \'Manage profile\'; the embedded provider has its own (`/auth/account`)' },
+  { name: 'OIDC_PROVIDER_CLIENTS', key: 'oidcProviderClients', default: '`[]`', meaning: 'further clients the embedded provider accepts, a JSON array of `{client_id, client_secret (16+ characters), redirect_uris, post_logout_redirect_uris, client_name}` (e.g. another site signing in against this one); `client_name` (1–100 characters) is what the sign-in and consent screens call it, else the host of its first redirect URI, never its id' },
+  { name: 'SESSION_SECRET', key: 'sessionSecrets', default: 'unset', meaning: 'session cookie keys, 32+ characters each, comma-separated, newest first (rotation); unset, a key generated once and kept in the database' },
+  { name: 'SESSION_IDLE_MINUTES', key: 'sessionIdleMinutes', default: '`120`', meaning: 'a session ends after this long without a request (last-seen is written back once a tenth of it, at most a minute, has passed, so an active visitor is never dropped)' },
+  { name: 'SESSION_MAX_HOURS', key: 'sessionMaxHours', default: '`168`', meaning: 'and this long after sign-in, whatever happens' },
+  { name: 'PARTNER_HOSTS', key: 'partnerHosts', default: 'unset', meaning: 'hosts, comma-separated, that are the partner site: visitors there are partners (spec §6)' },
+  { name: 'CONTENT_EDITOR_URL', key: 'contentEditorUrl', default: 'unset', meaning: 'author shortcut to the content editor: a URL template with `{file}`, `{entryId}`, `{path}`; under `npm run dev` also a local editor\'s, with `{absolutePath}` and `{line}` (see Live preview)' },
+  { name: 'DOCUMENT_EDITOR_URL', key: 'documentEditorUrl', default: 'unset', meaning: 'author shortcut to the document editor for entries with a `confluencePageId`: a URL template with `{pageId}`' },
+  { name: 'CONTENT_EDITOR_NAME', key: 'contentEditorName', default: 'unset', meaning: 'what authors call those editors (\'Edit Page in {name}\', \'Edit in {name}\', up to 60 characters); unset, \'the content editor\' and \'the document editor\'' },
+  { name: 'DOCUMENT_EDITOR_NAME', key: 'documentEditorName', default: 'unset', meaning: 'what authors call those editors (\'Edit Page in {name}\', \'Edit in {name}\', up to 60 characters); unset, \'the content editor\' and \'the document editor\'' },
+  { name: 'REQUEST_REFERENCE_PREFIX', key: 'requestReferencePrefix', default: '`SR`', meaning: 'prefix of support request references (`SR-10234`): capital letters and digits' },
+  { name: 'SMTP_URL', key: 'smtpUrl', default: 'unset', meaning: '`smtp://user:pass@host:587` or `smtps://…`: support requests are e-mailed through it' },
+  { name: 'SUPPORT_MAIL_TO', key: 'supportMailTo', default: 'unset', meaning: 'where request e-mails go; required with `SMTP_URL`' },
+  { name: 'SUPPORT_MAIL_FROM', key: 'supportMailFrom', default: '`help-centre@{PUBLIC_URL host}`', meaning: 'the From address of request e-mails' },
+  { name: 'SUPPORT_WEBHOOK_URL', key: 'supportWebhookUrl', default: 'unset', meaning: 'requests are POSTed here as JSON, signed with an HMAC-SHA256 header' },
+  { name: 'SUPPORT_WEBHOOK_SECRET', key: 'supportWebhookSecret', default: 'unset', meaning: 'the webhook signature\'s key (16+ characters); required with `SUPPORT_WEBHOOK_URL`' },
+  { name: 'HELPDESK_TOKEN', key: 'helpdeskToken', default: 'unset', meaning: 'bearer token (32+ characters) of `POST /api/requests/{reference}/status`; unset, the endpoint refuses every call' },
+  { name: 'DELIVERY_WORKER', key: 'deliveryWorker', default: '`true`', meaning: 'whether this instance delivers requests from the outbox (any number of instances may)' },
+  { name: 'DELIVERY_MAX_ATTEMPTS', key: 'deliveryMaxAttempts', default: '`8`', meaning: 'attempts per channel before a delivery is marked failed' },
+  { name: 'DELIVERY_BACKOFF_MS', key: 'deliveryBackoffMs', default: '`30000`', meaning: 'first retry delay; each further one doubles, with jitter' },
+  { name: 'DELIVERY_POLL_MS', key: 'deliveryPollMs', default: '`5000`', meaning: 'how often an idle worker looks for due deliveries (a new request wakes it at once)' },
+  { name: 'ATTACHMENT_MAX_FILES', key: 'attachmentMaxFiles', default: '`3`', meaning: 'files per support request (0 turns attachments off)' },
+  { name: 'ATTACHMENT_MAX_BYTES', key: 'attachmentMaxBytes', default: '`10485760`', meaning: 'bytes per attached file' },
+  { name: 'CONTENT_FILE_MAX_BYTES', default: '`10485760`', meaning: 'largest image or file a body may use (read by every import, `npm run import` included); a larger one is an import error; a value that is not a whole number of bytes stops the server and the import with a message' },
+  { name: 'ATTACHMENT_TYPES', key: 'attachmentTypes', default: '`png,jpg,jpeg,gif,webp,pdf,txt,log,csv,json,xml,zip,har`', meaning: 'file extensions accepted' },
+  { name: 'REQUEST_RATE_LIMIT', key: 'requestRateLimit', default: '`10`', meaning: 'support requests per hour from one client network and from one account' },
+  { name: 'FLAGS_PROVIDER', key: 'flagsProvider', default: '`file`', meaning: 'where flags are decided (see Feature flags): `file` (flagd definitions evaluated in-process), `ofrep` (a flag service over OFREP) or `flagd` (flagd\'s OFREP endpoint)' },
+  { name: 'FLAGS_FILE', key: 'flagsFile', default: '`CONTENT_DIR/flags.json`', meaning: 'the flagd definitions of `FLAGS_PROVIDER=file`: the tree\'s own are imported with the content and shared by every instance; a file elsewhere is read from this host\'s disk, watched and reloaded on change' },
+  { name: 'FLAGS_URL', key: 'flagsUrl', default: 'unset', meaning: 'the flag service\'s OFREP base URL (`FLAGS_PROVIDER=ofrep` or `flagd`, e.g. `http://flagd:8016`); unset there, every flag takes its default (logged once)' },
+  { name: 'FLAGS_TIMEOUT_MS', key: 'flagsTimeoutMs', default: '`500`', meaning: 'how long one evaluation waits for the flag service before the flag takes its default' },
+  { name: 'AI_BASE_URL', key: 'aiBaseUrl', default: 'unset', meaning: 'an OpenAI-compatible API\'s base URL (`https://api.example.com/v1`, Ollama\'s `http://localhost:11434/v1`, vLLM\'s); unset, the assistant answers extractively and sends questions nowhere' },
+  { name: 'AI_MODEL', key: 'aiModel', default: 'unset', meaning: 'the model the assistant asks (required with `AI_BASE_URL`)' },
+  { name: 'AI_API_KEY', key: 'aiApiKey', default: 'unset', meaning: 'sent as `Authorization: Bearer …` when set' },
+  { name: 'AI_TIMEOUT_MS', key: 'aiTimeoutMs', default: '`20000`', meaning: 'how long a generated answer may take, start to end, before the extractive answer stands in' },
+  { name: 'AI_MAX_CONCURRENT', key: 'aiMaxConcurrent', default: '`4`', meaning: 'model calls one instance makes at once; a question past it is answered at once from the passages, with a notice that the assistant is busy' },
+  { name: 'ASSISTANT_RATE_LIMIT', key: 'assistantRateLimit', default: '`30`', meaning: 'questions one account may ask the assistant per hour (page, stream and results summary together); more get 429 with `Retry-After`, no model call; counted in the database, so across instances' },
+  { name: 'ASSISTANT_NETWORK_RATE_LIMIT', key: 'assistantNetworkRateLimit', default: '`120`', meaning: 'questions one client network (/24 or /48, as support forms count) may ask per hour, all its accounts together; same refusal' },
+  { name: 'ANALYTICS', key: 'analytics', default: '`true`', meaning: 'first-party analytics (see Analytics): `false` records nothing and sends no script events anywhere' },
+  { name: 'ANALYTICS_RETENTION_DAYS', key: 'analyticsRetentionDays', default: '`90`', meaning: 'days raw analytics events are kept; after that only their daily aggregates remain' },
+  { name: 'ANALYTICS_RATE_LIMIT', key: 'analyticsRateLimit', default: '`600`', meaning: 'events one client network (its IPv4 /24 or IPv6 /64) may send a minute to `POST /api/events`; more are refused and counted as `rate_limited`. Counted in the database, so the limit holds across instances (each may run a little ahead of it: see Analytics)' },
+  { name: 'SHUTDOWN_TIMEOUT_MS', key: 'shutdownTimeoutMs', default: '`10000`', meaning: 'on SIGTERM, how long requests in flight may take to finish before the connections left are closed' },
+  { name: 'REQUEST_TIMEOUT_MS', key: 'requestTimeoutMs', default: '`120000`', meaning: 'how long a client has to send a whole request, head and body (the head alone at most 60 s); past it the answer is 408 and the connection is closed. A slow upload of the largest allowed attachments must fit in it' },
+  { name: 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS', key: 'overloadMaxEventLoopDelayMs', default: '`1000`', meaning: 'load shedding: mean event-loop delay over a one-second sample above which requests get 503 with `Retry-After`; `0` turns it off' },
+  { name: 'OVERLOAD_MAX_EVENT_LOOP_UTILIZATION', key: 'overloadMaxEventLoopUtilization', default: '`0` (off)', meaning: 'load shedding: event-loop utilisation (0–1) over a one-second sample above which requests are shed; off by default because an import on PGlite keeps the loop busy without the site being overloaded' },
+  { name: 'OVERLOAD_MAX_HEAP_USED_MB', key: 'overloadMaxHeapUsedMb', default: '90 % of the V8 heap limit', meaning: 'load shedding: heap in use above which requests are shed; `0` turns it off' },
+  { name: 'OVERLOAD_RETRY_AFTER_S', key: 'overloadRetryAfterS', default: '`10`', meaning: '`Retry-After` of a shed request (only new expensive work is shed: pages that would be rendered, API searches and analytics batches; static files, pages answered from the page cache, sign-in steps and form posts are always served)' },
+  { name: 'SEARCH_MAX_CONCURRENT', key: 'searchMaxConcurrent', default: '`8`', meaning: 'searches one instance runs against the database at once (the results page, the search API, the assistant\'s retrieval; a search answered from the one-minute cache needs no place)' },
+  { name: 'SEARCH_QUEUE_MAX', key: 'searchQueueMax', default: '`64`', meaning: 'searches that may wait for a place; past it a search is shed at once (503 with `Retry-After`)' },
+  { name: 'SEARCH_QUEUE_TIMEOUT_MS', key: 'searchQueueTimeoutMs', default: '`500`', meaning: 'how long a search may wait for a place; one that would wait longer at the pace searches have been finishing is shed at once (so an admitted search answers within about a second)' },
+  { name: 'DB_MAX_CONCURRENT', key: 'dbMaxConcurrent', default: '`16`', meaning: 'other requests one instance lets reach the database at once: pages the page cache does not hold, the sitemap, other reads (searches, static files, cached pages, sign-in steps and form posts have no place here)' },
+  { name: 'DB_QUEUE_MAX', key: 'dbQueueMax', default: '`256`', meaning: 'such requests that may wait for a place; past it a request is shed at once (503 with `Retry-After`)' },
+  { name: 'DB_QUEUE_TIMEOUT_MS', key: 'dbQueueTimeoutMs', default: '`1000`', meaning: 'how long such a request may wait for a place; one that would wait longer is shed at once' },
+  { name: 'RATE_LIMIT_MAX', key: 'rateLimitMax', default: '`30`', meaning: 'form posts (feedback and other state-changing routes) one client address may send to one route per window; more get 429 with `Retry-After`' },
+  { name: 'RATE_LIMIT_WINDOW', key: 'rateLimitWindow', default: '`60`', meaning: 'that window, in seconds; counts are kept in the database, so the limit holds across instances' },
+];
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -304,34 +400,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   const problems = [...Value.Errors(ConfigSchema, config)];
   if (problems.length > 0) {
-    const names: Record<string, string> = {
-      port: 'PORT', host: 'HOST', databaseUrl: 'DATABASE_URL', databaseReadUrls: 'DATABASE_READ_URL',
-      databaseReadMaxLagMs: 'DATABASE_READ_MAX_LAG_MS', databaseReadTimeoutMs: 'DATABASE_READ_TIMEOUT_MS', dataDir: 'DATA_DIR', contentDir: 'CONTENT_DIR',
-      importOnStart: 'IMPORT_ON_START', logLevel: 'LOG_LEVEL', accessLog: 'ACCESS_LOG', publicUrl: 'PUBLIC_URL', previewToken: 'PREVIEW_TOKEN',
-      identityUrl: 'IDENTITY_URL', staffDomain: 'STAFF_EMAIL_DOMAIN', trustProxy: 'TRUST_PROXY',
-      shutdownTimeoutMs: 'SHUTDOWN_TIMEOUT_MS', requestTimeoutMs: 'REQUEST_TIMEOUT_MS', overloadMaxEventLoopDelayMs: 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS',
-      overloadMaxEventLoopUtilization: 'OVERLOAD_MAX_EVENT_LOOP_UTILIZATION', overloadMaxHeapUsedMb: 'OVERLOAD_MAX_HEAP_USED_MB',
-      overloadRetryAfterS: 'OVERLOAD_RETRY_AFTER_S', searchMaxConcurrent: 'SEARCH_MAX_CONCURRENT', searchQueueMax: 'SEARCH_QUEUE_MAX',
-      searchQueueTimeoutMs: 'SEARCH_QUEUE_TIMEOUT_MS', dbMaxConcurrent: 'DB_MAX_CONCURRENT', dbQueueMax: 'DB_QUEUE_MAX',
-      dbQueueTimeoutMs: 'DB_QUEUE_TIMEOUT_MS',
-      rateLimitMax: 'RATE_LIMIT_MAX', rateLimitWindow: 'RATE_LIMIT_WINDOW',
-      oidcIssuer: 'OIDC_ISSUER', oidcClientId: 'OIDC_CLIENT_ID', oidcClientSecret: 'OIDC_CLIENT_SECRET', oidcScopes: 'OIDC_SCOPES',
-      oidcEditorClaim: 'OIDC_EDITOR_CLAIM', oidcPartnerClaim: 'OIDC_PARTNER_CLAIM', oidcGroupsClaim: 'OIDC_GROUPS_CLAIM',
-      oidcEditorGroup: 'OIDC_EDITOR_GROUP', oidcPartnerGroup: 'OIDC_PARTNER_GROUP', oidcAccountUrl: 'OIDC_ACCOUNT_URL',
-      oidcProviderClients: 'OIDC_PROVIDER_CLIENTS', sessionSecrets: 'SESSION_SECRET', sessionIdleMinutes: 'SESSION_IDLE_MINUTES',
-      sessionMaxHours: 'SESSION_MAX_HOURS', partnerHosts: 'PARTNER_HOSTS', contentEditorUrl: 'CONTENT_EDITOR_URL',
-      documentEditorUrl: 'DOCUMENT_EDITOR_URL', contentEditorName: 'CONTENT_EDITOR_NAME', documentEditorName: 'DOCUMENT_EDITOR_NAME',
-      requestReferencePrefix: 'REQUEST_REFERENCE_PREFIX', smtpUrl: 'SMTP_URL',
-      supportMailTo: 'SUPPORT_MAIL_TO', supportMailFrom: 'SUPPORT_MAIL_FROM', supportWebhookUrl: 'SUPPORT_WEBHOOK_URL',
-      supportWebhookSecret: 'SUPPORT_WEBHOOK_SECRET', helpdeskToken: 'HELPDESK_TOKEN', deliveryWorker: 'DELIVERY_WORKER',
-      deliveryMaxAttempts: 'DELIVERY_MAX_ATTEMPTS', deliveryBackoffMs: 'DELIVERY_BACKOFF_MS', deliveryPollMs: 'DELIVERY_POLL_MS',
-      attachmentMaxFiles: 'ATTACHMENT_MAX_FILES', attachmentMaxBytes: 'ATTACHMENT_MAX_BYTES', attachmentTypes: 'ATTACHMENT_TYPES',
-      requestRateLimit: 'REQUEST_RATE_LIMIT',
-      flagsProvider: 'FLAGS_PROVIDER', flagsFile: 'FLAGS_FILE', flagsUrl: 'FLAGS_URL', flagsTimeoutMs: 'FLAGS_TIMEOUT_MS',
-      aiBaseUrl: 'AI_BASE_URL', aiModel: 'AI_MODEL', aiApiKey: 'AI_API_KEY', aiTimeoutMs: 'AI_TIMEOUT_MS',
-      aiMaxConcurrent: 'AI_MAX_CONCURRENT', assistantRateLimit: 'ASSISTANT_RATE_LIMIT', assistantNetworkRateLimit: 'ASSISTANT_NETWORK_RATE_LIMIT',
-      analytics: 'ANALYTICS', analyticsRetentionDays: 'ANALYTICS_RETENTION_DAYS', analyticsRateLimit: 'ANALYTICS_RATE_LIMIT',
-    };
+    const names: Record<string, string> = Object.fromEntries(SETTINGS.flatMap((s) => (s.key ? [[s.key, s.name]] : [])));
     const lines = problems.map((p) => {
       const key = p.instancePath.split('/')[1] ?? '';
       return `${names[key] ?? key}: ${p.message}`;

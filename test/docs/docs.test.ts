@@ -1,0 +1,101 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import t from 'tap';
+import { importContent } from '../../server/content/import.ts';
+import { formatProblem } from '../../server/content/problems.ts';
+import { build, testDb } from '../helpers/build.ts';
+import { COMMANDS_PAGE, CONFIGURATION_PAGE, commandsReference, configurationReference, packageScripts } from '../../scripts/docs-reference.ts';
+
+const ROOT = join(import.meta.dirname, '../..');
+const DOCS = join(ROOT, 'docs');
+const ORIGIN = 'https://help.example.test';
+
+/** Every environment variable the server reads: config.ts's loader, and the few read beside it in server/. */
+function settingsTheCodeReads(): string[] {
+  const names = new Set<string>();
+  const config = readFileSync(join(ROOT, 'server/config.ts'), 'utf8');
+  for (const m of config.matchAll(/\benv\.([A-Z][A-Z0-9_]*)/g)) names.add(m[1]!);
+  for (const file of readdirSync(join(ROOT, 'server'), { recursive: true, encoding: 'utf8' })) {
+    if (!/\.tsx?$/.test(file)) continue;
+    // A quoted `process.env.X` is a bundler's define for the browser, not a setting the server reads.
+    for (const m of readFileSync(join(ROOT, 'server', file), 'utf8').matchAll(/(?<!['"])\bprocess\.env\.([A-Z][A-Z0-9_]*)/g)) names.add(m[1]!);
+  }
+  return [...names].sort();
+}
+
+/** Same-site links and sources of a page, without their fragment (kept apart for the anchor check). */
+function links(html: string): { path: string; fragment: string }[] {
+  const found: { path: string; fragment: string }[] = [];
+  for (const m of html.matchAll(/\s(?:href|src)="([^"]*)"/g)) {
+    let url = m[1]!.replace(/&amp;/g, '&');
+    if (url.startsWith(ORIGIN)) url = url.slice(ORIGIN.length) || '/';
+    if (!url.startsWith('/') || url.startsWith('//')) continue;
+    const [path = '/', fragment = ''] = url.split('#');
+    found.push({ path: path || '/', fragment });
+  }
+  return found;
+}
+
+t.test('docs/ imports without a problem, and every page and link of it answers', async (t) => {
+  let t0 = performance.now();
+  const db = await testDb(t);
+  t.comment(`db ${Math.round(performance.now() - t0)} ms`);
+  t0 = performance.now();
+  const result = await importContent(db, DOCS);
+  t.comment(`import ${Math.round(performance.now() - t0)} ms`);
+  t0 = performance.now();
+  t.ok(result.imported, `${result.entries} entries, ${result.routes} pages imported`);
+  t.same(result.warnings.map(formatProblem), [], 'no warnings either');
+  const app = await build(t, { contentDir: DOCS, db, env: { IMPORT_ON_START: 'false' } });
+  t.comment(`build ${Math.round(performance.now() - t0)} ms`);
+  t0 = performance.now();
+
+  const sitemap = await app.inject('/sitemap.xml');
+  t.equal(sitemap.statusCode, 200);
+  const pages = [...sitemap.body.matchAll(/<loc>https:\/\/help\.example\.test([^<]+)<\/loc>/g)].map((m) => m[1]!);
+  t.ok(pages.length >= 40, `${pages.length} pages in the sitemap`);
+
+  const html = new Map<string, string>();
+  const status = new Map<string, number>();
+  const get = async (path: string) => {
+    if (!status.has(path)) {
+      const res = await app.inject(path);
+      status.set(path, res.statusCode);
+      if (res.statusCode === 200 && String(res.headers['content-type']).startsWith('text/html')) html.set(path, res.body);
+    }
+    return status.get(path)!;
+  };
+  const failures: string[] = [];
+  for (const page of pages) if ((await get(page)) !== 200) failures.push(`${page}: ${status.get(page)}`);
+  t.same(failures, [], 'every page in the sitemap answers 200');
+
+  const broken: string[] = [];
+  let checked = 0;
+  for (const page of pages) {
+    for (const { path, fragment } of links(html.get(page) ?? '')) {
+      checked++;
+      const code = await get(path);
+      if (code >= 400) {
+        broken.push(`${page} → ${path}: ${code}`);
+        continue;
+      }
+      const target = path === page || path === '' ? html.get(page) : html.get(path);
+      if (fragment && target !== undefined && !target.includes(`id="${fragment}"`)) broken.push(`${page} → ${path}#${fragment}: no such anchor`);
+    }
+  }
+  t.comment(`crawl of ${status.size} addresses ${Math.round(performance.now() - t0)} ms`);
+  t.ok(checked > pages.length, `${checked} links followed`);
+  t.same(broken, [], 'no broken internal link or anchor');
+});
+
+t.test('the reference pages are what the code makes, and cover it exactly', async (t) => {
+  t.equal(readFileSync(CONFIGURATION_PAGE, 'utf8'), configurationReference(), 'configuration reference is up to date (npm run docs:reference)');
+  t.equal(readFileSync(COMMANDS_PAGE, 'utf8'), commandsReference(), 'commands reference is up to date (npm run docs:reference)');
+
+  const documented = [...configurationReference().matchAll(/^\| `([A-Z][A-Z0-9_]*)` \|/gm)].map((m) => m[1]!).sort();
+  t.same(documented, settingsTheCodeReads(), 'the configuration reference lists exactly the settings the server reads');
+
+  const commands = commandsReference();
+  const missing = packageScripts().filter((s) => !commands.includes(s === 'start' || s === 'test' ? `\`npm ${s}` : `\`npm run ${s}`));
+  t.same(missing, [], 'every package.json script is in the commands reference');
+});
