@@ -1,5 +1,5 @@
 /**
- * First-party analytics in the browser (README 'Analytics', spec §7, §9). Loaded on every page by
+ * First-party analytics in the browser (docs/ 'Analytics', spec §7, §9). Loaded on every page by
  * islands/main.ts; does nothing when the browser says Do-Not-Track or Global Privacy Control. Events
  * are queued and sent to POST /api/events in batches (at most MAX_BATCH, every FLUSH_MS once the
  * browser is idle, and when the page is hidden or left). While the page stays, a batch goes with fetch,

@@ -1,5 +1,5 @@
 /**
- * npm run accounts -- <command>: the accounts of the embedded identity provider (README "Accounts").
+ * npm run accounts -- <command>: the accounts of the embedded identity provider (docs/ "Accounts").
  *   add --email E [--name N] [--editor] [--partner] [--group G]… [--attribute key=value]…
  *   list
  *   disable EMAIL | enable EMAIL

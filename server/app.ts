@@ -151,7 +151,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
     ...(opts.db ? { db: opts.db } : {}),
   });
   await fastify.register(contentPlugin, { contentDir: config.contentDir, importOnStart: config.importOnStart });
-  // First-party analytics (README 'Analytics'): page views as pages go out, POST /api/events, the roll-up.
+  // First-party analytics (docs/ 'Analytics'): page views as pages go out, POST /api/events, the roll-up.
   await fastify.register(events, { config, clock: opts.clock });
   // Pages not found: logged, and counted per path and day for staff insights.
   await fastify.register(misses, { clock: opts.clock });

@@ -1,5 +1,5 @@
 /**
- * The MDX of Docusaurus and Starlight bodies as Signpost Markdown (README "Authoring content"):
+ * The MDX of Docusaurus and Starlight bodies as Signpost Markdown (docs/ "Authoring content"):
  * components become the directives that render the same way (`<Aside>` an admonition, `<CardGrid>` a
  * card grid, `<Steps>`, `<FileTree>`, `<details>`, nested `<Tabs>`, YouTube embeds and iframes), titled
  * admonitions get their title in brackets, and highlight comments in code become highlighted lines.

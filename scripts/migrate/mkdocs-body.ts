@@ -1,5 +1,5 @@
 /**
- * A MkDocs Material page in Signpost's syntax (README "Authoring content"), block by block, at any depth:
+ * A MkDocs Material page in Signpost's syntax (docs/ "Authoring content"), block by block, at any depth:
  * admonitions (`!!!`, collapsible `???`/`???+`, `inline`/`inline end`) as `:::note[Title]{…}`,
  * content tabs (`=== "Label"`) as `::::tabs`, definition lists as a bold term over its definition,
  * grid cards (`<div class="grid cards" markdown>` and a list) as `::::cards`, other `markdown` divs

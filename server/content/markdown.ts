@@ -1,6 +1,6 @@
 /**
  * Markdown bodies -> rich-text documents. CommonMark + GFM (tables with alignment, task lists,
- * footnotes, strikethrough); embedded entries and extensions are directives (README "Authoring").
+ * footnotes, strikethrough); embedded entries and extensions are directives (docs/ "Authoring").
  * Raw HTML goes through an allowlist sanitiser (markdown/html.ts); what it removes is a warning.
  */
 import { unified } from 'unified';

@@ -1,5 +1,5 @@
 /**
- * First-party analytics (spec §7, README 'Analytics'): `app.analytics.record()` for the events the
+ * First-party analytics (spec §7, docs/ 'Analytics'): `app.analytics.record()` for the events the
  * server counts itself (page views here, searches, feedback, support requests and the widget where
  * they happen), POST /api/events for the island's, a batched writer, and the roll-up job. Nothing is
  * recorded for a request that says Do-Not-Track or Global Privacy Control, nor for an obvious bot; no

@@ -4,7 +4,7 @@
  * `request.flags.boolean(name)` for a page: it builds the request's context (context.ts), keeps every
  * page honest for caches (below) and tells staff what the page was rendered with (`x-signpost-flags`).
  *
- * Caching (README 'Feature flags'): a flag without targeting rules is the same for everyone, so pages
+ * Caching (docs/ 'Feature flags'): a flag without targeting rules is the same for everyone, so pages
  * that only read such flags stay public, shared-cacheable and kept by the page cache. A page that reads
  * a targeted flag is rendered for its visitor alone: `private, no-store` (the page's route asks for it
  * through `request.flags.cache()`). An anonymous visitor gets a first-party id cookie only when a flag's

@@ -1,5 +1,5 @@
 /**
- * The commands of `npm run accounts` (README "Accounts"), run the same way whether the command opened
+ * The commands of `npm run accounts` (docs/ "Accounts"), run the same way whether the command opened
  * the database itself or handed the command to the running server's admin endpoint. Answers carry
  * accounts as AccountStore returns them: never a password or its hash.
  */

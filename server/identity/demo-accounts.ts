@@ -1,5 +1,5 @@
 /**
- * Demo accounts (README "Demo accounts"): a content tree may hold demo-accounts.yaml, one account per
+ * Demo accounts (docs/ "Demo accounts"): a content tree may hold demo-accounts.yaml, one account per
  * role of spec §6, so anyone can try each variant of the site on the embedded provider. At start the
  * missing ones are added and existing ones left as they are (a changed password stays changed). A file
  * that cannot be used is a logged warning, never a reason to stop the site.
@@ -69,7 +69,7 @@ export interface SeedResult {
   added: number;
 }
 
-/** Adds the demo accounts of {contentDir}/demo-accounts.yaml that are missing (README "Demo accounts"). */
+/** Adds the demo accounts of {contentDir}/demo-accounts.yaml that are missing (docs/ "Demo accounts"). */
 export async function seedDemoAccounts(accounts: AccountStore, contentDir: string, log: FastifyBaseLogger): Promise<SeedResult | undefined> {
   let demo: DemoAccount[] | undefined;
   try {

@@ -71,7 +71,7 @@ export default fp<AdminPluginOptions>(async (app, opts) => {
     }
   });
 
-  // The accounts of the embedded provider (README "Accounts"): the identity plugin, registered after
+  // The accounts of the embedded provider (docs/ "Accounts"): the identity plugin, registered after
   // this one, decorates app.accounts. The body may hold a password: it is never logged, and answers
   // carry no hash.
   app.post<{ Body: AccountCommand }>('/admin/accounts', {

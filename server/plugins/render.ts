@@ -91,7 +91,7 @@ export default fp(async (app) => {
     this.header('content-security-policy', PAGE_CSP);
     // nosniff, the referrer policy and the other security headers come from @fastify/helmet (security-headers.ts).
     // Kept by every cache but asked again each time (a 304 from the page cache's validator): each view
-    // and search reaches the server and is counted (README 'Analytics'), which a max-age would hide.
+    // and search reaches the server and is counted (docs/ 'Analytics'), which a max-age would hide.
     this.header('cache-control', shared ? SHARED_PAGE_CACHE_CONTROL : 'private, no-store');
     if (shared) {
       // The same URL is another page once the visitor signs in: a browser that kept the anonymous copy

@@ -245,7 +245,7 @@ async function run(engine: Engine, request: SearchRequest, text: string, mode: M
   const lift = (alias: string) => `(case when ${alias}.facet_key = any(${add(overviews)}::int[]) then 0.6::float8 else 1::float8 end)
     * (1 + 0.15::float8 * ln(1 + coalesce(s.helpful_count, 0)::float8) + 0.03::float8 * ln(1 + coalesce(s.num_views, ${alias}.num_views)::float8))
     * (1 / (1 + greatest(0, date_part('epoch', now() - coalesce(${alias}.last_published, now()))) / ${2 * 365 * 86400}::float8))`;
-  // How a title matches the words asked for (README 'Search'): coverage is the share of the query's
+  // How a title matches the words asked for (docs/ 'Search'): coverage is the share of the query's
   // words in the title, precision the share of the title's words in the query; both 1 is an exact title.
   const wordsParam = add(words);
   const titleMatch = (alias: string) => `left join lateral (

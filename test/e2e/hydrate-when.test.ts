@@ -42,7 +42,7 @@ t.test('islands hydrate when they say', async (t) => {
       t.ok(Object.keys(states).length > 0, `${path}: has islands`);
       t.same(Object.entries(states).filter(([, state]) => state !== 'waiting'), [], `${path}: every island waits (${Object.keys(states).join(', ')})`);
       const bytes = await scriptBytes();
-      // The goal of a first visit (README 'With JavaScript: islands'): the entry and analytics, no React.
+      // The goal of a first visit (docs/ 'With JavaScript: islands'): the entry and analytics, no React.
       t.ok(bytes <= 10 * 1024, `${path}: ${bytes} bytes of JavaScript (${scripts.join(' ')}), at most 10 KB`);
       t.equal(await page.locator('link[rel="modulepreload"]').count(), 0, `${path}: nothing preloaded`);
       t.same(errors(), [], `${path}: no error`);

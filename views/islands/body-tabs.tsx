@@ -40,7 +40,7 @@ function remembered(tabs: BodyTabsProps['tabs']): string | undefined {
 }
 
 /**
- * Tabs in a body (`::::tabs`, README 'Authoring content'). The server renders them as sections, each
+ * Tabs in a body (`::::tabs`, docs/ 'Authoring content'). The server renders them as sections, each
  * headed by its label, and they stay so without JavaScript. Once hydrated they are WAI-ARIA tabs
  * (views/islands/tabs.tsx): the panel opened is the one holding the address's #fragment, else the
  * label last chosen in a group with the same labels (localStorage), else the first. Choosing a tab

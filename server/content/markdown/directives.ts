@@ -1,6 +1,6 @@
 /**
  * Pieces of the block directives that are plain data: which attributes each takes, the highlighted
- * lines of a code fence, and a file tree read from a bullet list (README "Authoring content").
+ * lines of a code fence, and a file tree read from a bullet list (docs/ "Authoring content").
  */
 import type { List, ListItem, PhrasingContent, RootContent } from 'mdast';
 import type { FileTreeItem } from '../rich-text.ts';
