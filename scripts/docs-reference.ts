@@ -53,6 +53,7 @@ const COMMANDS: Record<string, Command[]> = {
   'bench:events': [{ usage: '`npm run bench:events [-- --seconds 4 --repeats 3 --rate 1000 --content DIR]`', what: 'analytics events accepted per second by `POST /api/events` and the rows stored (see [Analytics](../analytics/analytics.md))' }],
   'bench:insights': [{ usage: '`npm run bench:insights [-- <raw events>]`', what: 'times every table of the insights sections over 200 000 raw events (see [Insights](../analytics/insights.md))' }],
   'docs': [{ usage: '`npm run docs`', what: 'this documentation as a help centre with live preview, on its own data directory (`.data-docs`) and port (`4100`): `docs/` is the content tree; regenerates the reference pages first' }],
+  'docs:build': [{ usage: '`npm run docs:build [-- OUT]`', what: 'writes this documentation as static files for any web host into `OUT` (default `dist-docs/`): every page of the sitemap and every same-site page, stylesheet, script and file they link (`scripts/docs-build.ts`); set `PUBLIC_URL` to the address it will be served at. Forms, sign-in and searches other than the empty results page need the server' }],
   'docs:reference': [{ usage: '`npm run docs:reference`', what: 'writes the configuration reference and this page from `server/config.ts` and `package.json` (`scripts/docs-reference.ts`)' }],
 };
 

@@ -1,9 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { importContent } from '../../server/content/import.ts';
 import { formatProblem } from '../../server/content/problems.ts';
 import { build, testDb } from '../helpers/build.ts';
+import { exportSite, fileFor, referencesIn } from '../../scripts/docs-build.ts';
 import { COMMANDS_PAGE, CONFIGURATION_PAGE, commandsReference, configurationReference, packageScripts } from '../../scripts/docs-reference.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -86,6 +88,25 @@ t.test('docs/ imports without a problem, and every page and link of it answers',
   t.comment(`crawl of ${status.size} addresses ${Math.round(performance.now() - t0)} ms`);
   t.ok(checked > pages.length, `${checked} links followed`);
   t.same(broken, [], 'no broken internal link or anchor');
+
+  // npm run docs:build: the same site as files, where every link a page makes without the server finds one.
+  const out = mkdtempSync(join(tmpdir(), 'signpost-docs-'));
+  t.teardown(() => rmSync(out, { recursive: true, force: true }));
+  t0 = performance.now();
+  const written = await exportSite(app, out, ORIGIN);
+  t.comment(`static export of ${written.pages.length} pages and ${written.files.length} files ${Math.round(performance.now() - t0)} ms`);
+  t.same(pages.filter((p) => !existsSync(join(out, fileFor(p, true)))), [], 'every sitemap page is written');
+  t.ok(existsSync(join(out, '404.html')) && written.files.some((f) => f.endsWith('.css')) && written.files.some((f) => f.startsWith('assets/chunks/')),
+    'the not-found page, the stylesheets and the islands\' chunks are written');
+  const dangling: string[] = [];
+  // 404.html names the address it was asked for, whichever that is.
+  for (const page of written.pages.filter((p) => p !== '404.html')) {
+    for (const ref of referencesIn(readFileSync(join(out, page), 'utf8'), ORIGIN)) {
+      if (ref.includes('?') || ref.startsWith('/auth')) continue;
+      if (!existsSync(join(out, fileFor(ref, true))) && !existsSync(join(out, fileFor(ref, false)))) dangling.push(`${page} → ${ref}`);
+    }
+  }
+  t.same([...new Set(dangling)], [], 'every same-site link of the written pages finds a file');
 });
 
 t.test('the reference pages are what the code makes, and cover it exactly', async (t) => {
