@@ -8,8 +8,8 @@ import t from 'tap';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { axeViolations, openPage, serve } from './browser.ts';
-import { openEnhanced } from './islands.ts';
+import { axeViolations, reusablePages, serve } from './browser.ts';
+import { islandsSettled, watchErrors } from './islands.ts';
 import { tempContent } from '../helpers/build.ts';
 
 const PAGE = '/acme-cloud/docs/first-steps';
@@ -66,21 +66,34 @@ t.test('tabs in a body', async (t) => {
   const dir = await tempContent(t);
   await writeFile(join(dir, 'topics/acme-cloud/first-steps.md'), BODY);
   const { base, browser } = await serve(t, { contentDir: dir });
+  // One page per script mode, from step to step: a new page costs a renderer's start. Each navigation
+  // starts with the storage cleared, so no remembered choice carries over; the page given a remembered
+  // choice by an init script is its own.
+  const open = reusablePages(t, browser);
+  /** As islands.ts openEnhanced: errors watched from before the first byte, every island settled. */
+  const openEnhanced = async (url: string, options: { viewport: 'desktop'; key?: string; setup?: (page: Page) => Promise<unknown> }) => {
+    let errors: () => string[] = () => [];
+    const page = await open(t, url, { scripts: 'on', viewport: options.viewport, key: options.key, setup: async (p) => {
+      await p.emulateMedia({ reducedMotion: 'no-preference' });
+      errors = watchErrors(p);
+      await options.setup?.(p);
+    } });
+    await islandsSettled(page);
+    return { page, errors: () => errors() };
+  };
 
   // Without JavaScript: sections, each headed by its label, everything shown.
-  const plain = await openPage(browser, `${base}${PAGE}`, { scripts: 'off', viewport: 'desktop' });
+  const plain = await open(t, `${base}${PAGE}`, { scripts: 'off', viewport: 'desktop' });
   t.equal(await plain.locator('[role="tab"]').count(), 0, 'no tabs without scripts');
   t.same(await plain.locator('.tabs h3.tab-label').allTextContents(), ['macOS', 'Linux', 'Linux', 'macOS', 'Cloud', 'Self-hosted'], 'the labels are headings');
   t.ok(await plain.getByText('Use the package.').isVisible(), 'every panel shows');
   t.ok(await plain.getByText('Restart the service.').isVisible());
-  await plain.context().close();
   // axe is itself a script: audited with the page's own scripts blocked.
-  const blocked = await openPage(browser, `${base}${PAGE}`, { scripts: 'blocked', viewport: 'desktop' });
+  const blocked = await open(t, `${base}${PAGE}`, { scripts: 'blocked', viewport: 'desktop' });
   t.equal(await blocked.locator('[role="tab"]').count(), 0);
   t.same(await axeViolations(blocked), [], 'no WCAG A/AA violations without scripts');
-  await blocked.context().close();
 
-  const { page, errors } = await openEnhanced(browser, `${base}${PAGE}`, { viewport: 'desktop' });
+  const { page, errors } = await openEnhanced(`${base}${PAGE}`, { viewport: 'desktop' });
   t.equal(await page.locator('[role="tablist"]').count(), 3, 'three tab lists once hydrated');
   t.same(await selectedLabels(page), ['macOS', 'Linux', 'Cloud'], 'each group starts on its first tab');
   t.ok(await page.getByText('Use Homebrew.').isVisible(), 'the first panel shows');
@@ -109,23 +122,20 @@ t.test('tabs in a body', async (t) => {
   t.ok(await page.getByText('Restart the service.').isVisible(), 'a click shows its panel');
   t.ok(await page.getByText('Nothing to do.').isHidden());
   t.same(errors(), [], 'no error, no hydration mismatch');
-  await page.context().close();
 
   // A link to a section inside a tab opens that tab.
-  const deep = await openEnhanced(browser, `${base}${PAGE}#signing`, { viewport: 'desktop' });
+  const deep = await openEnhanced(`${base}${PAGE}#signing`, { viewport: 'desktop' });
   t.same(await selectedLabels(deep.page), ['Linux', 'Linux', 'Cloud'], '#signing opens the Linux tab (and its twin group)');
   t.ok(await deep.page.locator('#signing').isVisible(), 'the section shows');
   await deep.page.evaluate(() => { window.location.hash = 'macos'; });
   await deep.page.waitForFunction(() => document.querySelector('#tabs-tab-macos')?.getAttribute('aria-selected') === 'true');
   t.pass('a hash change to another tab opens it');
   t.same(deep.errors(), []);
-  await deep.page.context().close();
 
   // The choice is remembered per label set.
-  const remembered = await openEnhanced(browser, `${base}${PAGE}`, {
-    viewport: 'desktop',
+  const remembered = await openEnhanced(`${base}${PAGE}`, {
+    viewport: 'desktop', key: 'remembered',
     setup: (p) => p.addInitScript(() => window.localStorage.setItem('signpost.tabs:Cloud\u0000Self-hosted', 'Self-hosted')),
   });
   t.same(await selectedLabels(remembered.page), ['macOS', 'Linux', 'Self-hosted'], 'a remembered label opens in every group with that label set');
-  await remembered.page.context().close();
 });

@@ -11,10 +11,10 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import t from 'tap';
-import type { Browser, Page } from 'playwright-core';
+import t, { type Test } from 'tap';
+import type { Page } from 'playwright-core';
 import { tempContent } from '../helpers/build.ts';
-import { axeViolations, openPage, serve, VIEWPORTS } from './browser.ts';
+import { axeViolations, reusablePages, serve, VIEWPORTS } from './browser.ts';
 import { failedIslands, hydrateAll, watchErrors } from './islands.ts';
 
 const TITLES = ['Invite your team and give each person the permissions their work needs', 'Boards', 'Backlogs', 'Sprints', 'Reports', 'Filters', 'Automation', 'Dashboards'];
@@ -46,16 +46,16 @@ async function navigationContent(dir: string): Promise<void> {
  * A page with JavaScript on, once the islands of its content (the tree, the lists) have settled, its
  * errors watched from the start. Only islands in <main> are awaited: the header's are not this file's.
  */
-async function openEnhanced(browser: Browser, url: string, { viewport, setup }: {
+async function openEnhanced(open: ReturnType<typeof reusablePages>, t: Test, url: string, { viewport, setup }: {
   viewport: keyof typeof VIEWPORTS; setup?: (page: Page) => Promise<void>;
 }): Promise<{ page: Page; errors: () => string[] }> {
-  const context = await browser.newContext({ viewport: VIEWPORTS[viewport] });
-  const page = await context.newPage();
-  const errors = watchErrors(page);
-  if (setup) await setup(page);
-  await page.goto(url);
+  let errors: () => string[] = () => [];
+  const page = await open(t, url, { scripts: 'on', viewport, setup: async (p) => {
+    errors = watchErrors(p);
+    if (setup) await setup(p);
+  } });
   await settled(page);
-  return { page, errors };
+  return { page, errors: () => errors() };
 }
 const settled = async (page: Page) => hydrateAll(page).then(() => page.waitForFunction(() => [...document.querySelectorAll<HTMLElement>('main [data-island]')]
   .every((el) => el.dataset.islandReady === 'true' || el.dataset.islandReady === 'failed')));
@@ -77,9 +77,12 @@ t.test('documentation navigation', async (t) => {
   const dir = await tempContent(t);
   await navigationContent(dir);
   const { base, browser } = await serve(t, { contentDir: dir });
+  // One page per script mode and width, from step to step: a new page costs a renderer's start. Each
+  // step's page starts with the sidebar state unset, its session storage cleared as a new page's is.
+  const open = reusablePages(t, browser);
 
   t.test('JavaScript off: every list and the tree work as native disclosures', async (t) => {
-    const page = await openPage(browser, base + TOPIC, { scripts: 'off', viewport: 'desktop' });
+    const page = await open(t, base + TOPIC, { scripts: 'off', viewport: 'desktop' });
     const tree = page.getByRole('navigation', { name: 'Documentation' });
     t.ok(await tree.getByRole('link', { name: 'Automation', exact: true }).isVisible(), 'from 768 px the tree is shown, its current branch open');
     t.notOk(await page.locator('.page-tree-toggle').isVisible(), 'and its whole-tree summary, which would do nothing, is not drawn');
@@ -105,16 +108,14 @@ t.test('documentation navigation', async (t) => {
     t.equal(await page.locator('.topic-set-topics .show-more > summary').textContent(), 'Show 3 more');
     await page.getByRole('link', { name: 'Set Filters View topic' }).click();
     await page.waitForURL(base + '/acme-cloud/docs/set-6');
-    await page.context().close();
 
-    const docs = await openPage(browser, base + DOCS, { scripts: 'off', viewport: 'desktop' });
+    const docs = await open(t, base + DOCS, { scripts: 'off', viewport: 'desktop' });
     await docs.locator('.doc-list .show-more > summary').click();
     t.ok(await docs.getByRole('link', { name: 'Dashboards', exact: true }).isVisible(), "a documentation list's 'Show more' reveals the rest");
-    await docs.context().close();
   });
 
   t.test('JavaScript off on a phone: the tree is a collapsed disclosure and the title is on the first screen', async (t) => {
-    const page = await openPage(browser, base + TOPIC, { scripts: 'off', viewport: 'mobile' });
+    const page = await open(t, base + TOPIC, { scripts: 'off', viewport: 'mobile' });
     const toggle = page.locator('summary.page-tree-toggle');
     t.ok(await toggle.isVisible(), "a 'Documentation' disclosure");
     t.notOk(await page.locator('.page-tree a', { hasText: 'Automation' }).isVisible(), 'closed');
@@ -124,24 +125,22 @@ t.test('documentation navigation', async (t) => {
     await toggle.click();
     await page.getByRole('navigation', { name: 'Documentation' }).getByRole('link', { name: 'Automation', exact: true }).click();
     await page.waitForURL(base + '/acme-cloud/docs/many-7');
-    await page.context().close();
   });
 
   t.test('axe finds nothing without scripts, disclosures open, at both widths', async (t) => {
     for (const viewport of ['desktop', 'mobile'] as const) {
-      const page = await openPage(browser, base + TOPIC, { scripts: 'blocked', viewport });
+      const page = await open(t, base + TOPIC, { scripts: 'blocked', viewport });
       if (viewport === 'mobile') await page.locator('summary.page-tree-toggle').click();
       for (const summary of await page.locator('.siblings-more > summary').all()) await summary.click();
       t.same(await axeViolations(page), [], `topic (${viewport})`);
       await page.goto(base + COLLECTION);
       await page.locator('.show-more > summary').click();
       t.same(await axeViolations(page), [], `collection (${viewport})`);
-      await page.context().close();
     }
   });
 
   t.test('JavaScript on, by keyboard: the sidebar toggle, kept for the session; branches; siblings; show more', async (t) => {
-    const { page, errors } = await openEnhanced(browser, base + TOPIC, { viewport: 'desktop' });
+    const { page, errors } = await openEnhanced(open, t, base + TOPIC, { viewport: 'desktop' });
     await watchTracking(page);
     const toggle = page.getByRole('button', { name: 'Documentation' });
     const tree = page.locator('nav#page-tree');
@@ -222,11 +221,10 @@ t.test('documentation navigation', async (t) => {
       { '@graph': { '@type': string }[] })['@graph'].map((node) => node['@type']));
     t.same(types, ['Organization', 'WebSite', 'BreadcrumbList', 'TechArticle'], 'the page\'s linked data');
     t.same(errors(), [], 'no errors, no hydration mismatch');
-    await page.context().close();
   });
 
   t.test('JavaScript on, by mouse', async (t) => {
-    const { page, errors } = await openEnhanced(browser, base + TOPIC, { viewport: 'desktop' });
+    const { page, errors } = await openEnhanced(open, t, base + TOPIC, { viewport: 'desktop' });
     await watchTracking(page);
     const toggle = page.getByRole('button', { name: 'Documentation' });
     await toggle.click();
@@ -265,12 +263,11 @@ t.test('documentation navigation', async (t) => {
     await page.getByRole('link', { name: 'Set Dashboards View topic' }).click();
     await page.waitForURL(base + '/acme-cloud/docs/set-8');
     t.same(errors(), []);
-    await page.context().close();
   });
 
   t.test('axe finds nothing in the open states, at both widths', async (t) => {
     for (const viewport of ['desktop', 'mobile'] as const) {
-      const { page, errors } = await openEnhanced(browser, base + TOPIC, { viewport });
+      const { page, errors } = await openEnhanced(open, t, base + TOPIC, { viewport });
       const toggle = page.getByRole('button', { name: 'Documentation' });
       if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
       await page.getByRole('button', { name: 'Show 3 more pages above' }).click();
@@ -286,12 +283,11 @@ t.test('documentation navigation', async (t) => {
       await page.getByRole('button', { name: 'Documentation' }).click();
       t.same(await axeViolations(page), [], `documentation home, list open, tree toggled (${viewport})`);
       t.same(errors(), []);
-      await page.context().close();
     }
   });
 
   t.test('on a phone with JavaScript: the tree starts collapsed on every page, the title on the first screen', async (t) => {
-    const { page, errors } = await openEnhanced(browser, base + TOPIC, { viewport: 'mobile' });
+    const { page, errors } = await openEnhanced(open, t, base + TOPIC, { viewport: 'mobile' });
     const toggle = page.getByRole('button', { name: 'Documentation' });
     t.equal(await toggle.getAttribute('aria-expanded'), 'false', 'collapsed');
     const title = await page.locator('h1').boundingBox();
@@ -303,7 +299,6 @@ t.test('documentation navigation', async (t) => {
     await settled(page);
     t.equal(await page.getByRole('button', { name: 'Documentation' }).getAttribute('aria-expanded'), 'false', 'the next page starts collapsed too');
     t.same(errors(), []);
-    await page.context().close();
   });
 
   t.test('no layout shift when the islands hydrate', async (t) => {
@@ -314,27 +309,23 @@ t.test('documentation navigation', async (t) => {
         return box && box.height > 0 ? [selector, Math.round(box.x), Math.round(box.y), Math.round(box.height)] : [selector];
       }));
       // Scripts blocked (as before hydration, .js-enabled aside) against hydrated.
-      const plain = await openPage(browser, base + TOPIC, { scripts: 'blocked', viewport });
+      const plain = await open(t, base + TOPIC, { scripts: 'blocked', viewport });
       await plain.evaluate(() => document.documentElement.classList.add('js-enabled'));
       const before = await positions(plain);
-      await plain.context().close();
-      const { page } = await openEnhanced(browser, base + TOPIC, { viewport });
+      const { page } = await openEnhanced(open, t, base + TOPIC, { viewport });
       t.same(await positions(page), before, `the tree, its toggle, the title and the siblings stay put (${viewport})`);
-      await page.context().close();
 
-      const plainList = await openPage(browser, base + COLLECTION, { scripts: 'blocked', viewport });
+      const plainList = await open(t, base + COLLECTION, { scripts: 'blocked', viewport });
       await plainList.evaluate(() => document.documentElement.classList.add('js-enabled'));
       const control = async (p: Page) => p.locator('.show-more > summary, .show-more-toggle').boundingBox();
       const listBefore = await control(plainList);
-      await plainList.context().close();
-      const enhanced = await openEnhanced(browser, base + COLLECTION, { viewport });
+      const enhanced = await openEnhanced(open, t, base + COLLECTION, { viewport });
       t.same(await control(enhanced.page), listBefore, `the show-more control keeps its place and size (${viewport})`);
-      await enhanced.page.context().close();
     }
   });
 
   t.test('a failed island leaves the others working and its own native controls in place', async (t) => {
-    const { page, errors } = await openEnhanced(browser, base + TOPIC, {
+    const { page, errors } = await openEnhanced(open, t, base + TOPIC, {
       viewport: 'desktop',
       setup: async (p) => { await p.route(/\/chunks\/siblings\.[^/]+\.js$/, (route) => route.abort()); },
     });
@@ -345,18 +336,16 @@ t.test('documentation navigation', async (t) => {
     t.equal(await toggle.getAttribute('aria-expanded'), 'false', 'the page tree works');
     await page.locator('.siblings-more-above > summary').click();
     t.ok(await page.locator('.siblings').getByRole('link', { name: 'Boards', exact: true }).isVisible(), "the siblings' disclosures still work");
-    await page.context().close();
   });
 
   t.test('card titles of a row are equal in height from 901 px', async (t) => {
     const heights = async (width: number) => {
-      const page = await openPage(browser, base + COLLECTION, { scripts: 'off', viewport: 'desktop' });
+      const page = await open(t, base + COLLECTION, { scripts: 'off', viewport: 'desktop' });
       await page.setViewportSize({ width, height: 900 });
       const boxes = await page.locator('.collection-children .card-title').evaluateAll((els) => els.slice(0, 2).map((el) => {
         const box = el.getBoundingClientRect();
         return { top: Math.round(box.top), height: Math.round(box.height) };
       }));
-      await page.context().close();
       return boxes;
     };
     const [long, short] = await heights(1280);

@@ -8,8 +8,8 @@
 import t, { type Test } from 'tap';
 import type { Locator, Page } from 'playwright-core';
 import type { SessionUser } from '../../server/identity/types.ts';
-import { axeViolations, openPage, serve, VIEWPORTS } from './browser.ts';
-import { hydrateAll, openEnhanced } from './islands.ts';
+import { axeViolations, reusablePages, serve, VIEWPORTS } from './browser.ts';
+import { hydrateAll, islandsSettled, watchErrors } from './islands.ts';
 import { SAMPLE_CONTENT } from '../helpers/build.ts';
 import { sealedSession } from '../helpers/session-cookie.ts';
 import { PAGE_TYPES } from '../fixtures/page-types.ts';
@@ -34,9 +34,23 @@ async function noViolations(t: Test, page: Page, what: string) {
 
 t.test('the header', async (t) => {
   const { base, browser } = await serve(t, { contentDir: SAMPLE_CONTENT, env: { SESSION_SECRET } });
+  // One page per script mode and width, from step to step: a new page costs a renderer's start, and the
+  // header keeps nothing between documents but the session cookie, which each step sets or not.
+  const open = reusablePages(t, browser);
+  /** As islands.ts openEnhanced: errors watched from before the first byte, every island settled. */
+  const openEnhanced = async (t: Test, url: string, options: { viewport: keyof typeof VIEWPORTS; setup?: (page: Page) => Promise<unknown> }) => {
+    let errors: () => string[] = () => [];
+    const page = await open(t, url, { scripts: 'on', viewport: options.viewport, setup: async (p) => {
+      await p.emulateMedia({ reducedMotion: 'no-preference' });
+      errors = watchErrors(p);
+      await options.setup?.(p);
+    } });
+    await islandsSettled(page);
+    return { page, errors: () => errors() };
+  };
 
   t.test('without JavaScript: <details> menus, both platforms, the rest of the products behind a disclosure', async (t) => {
-    const page = await openPage(browser, base + TOPIC, { scripts: 'off', viewport: 'desktop' });
+    const page = await open(t, base + TOPIC, { scripts: 'off', viewport: 'desktop' });
     const products = page.locator('details[data-menu="products"]');
     await products.locator('> summary').click();
     t.ok(await products.evaluate((d) => (d as HTMLDetailsElement).open), 'the products menu opens');
@@ -50,26 +64,22 @@ t.test('the header', async (t) => {
     await page.locator('details[data-menu="resources"] > summary').click();
     t.ok(await page.locator('details[data-menu="resources"] .menu-cards a').first().isVisible(), 'a card menu opens');
     t.equal(await page.locator('.header-menu-toggle').isVisible(), false, 'no phone menu button without scripts');
-    await page.context().close();
 
     // At phone width the header stays compact: the page title is on the first screen.
-    const phone = await openPage(browser, base + '/', { scripts: 'off', viewport: 'mobile' });
+    const phone = await open(t, base + '/', { scripts: 'off', viewport: 'mobile' });
     const header = await phone.locator('header.site-header').boundingBox();
     t.ok(header && header.height < VIEWPORTS.mobile.height / 2, `the no-JS phone header takes under half the screen (${header?.height}px)`);
     const h1 = await phone.locator('h1').boundingBox();
     t.ok(h1 && h1.y + h1.height <= VIEWPORTS.mobile.height, 'the page title is on the first screen');
     await phone.locator('details[data-menu="products"] > summary').click();
     t.ok(await phone.locator('details[data-menu="products"] .product-list a').first().isVisible(), 'the products menu opens at phone width');
-    await phone.context().close();
   });
 
   t.test('phone width (375×812), with and without scripts: nothing cut off unseen, the title high enough, text full size', async (t) => {
     // With scripts, as first seen (the header waits for an interaction) and hydrated.
     for (const scripts of ['off', 'on', 'on, hydrated'] as const) {
-      const context = await browser.newContext({ viewport: { width: 375, height: 812 }, javaScriptEnabled: scripts !== 'off' });
-      const page = await context.newPage();
       for (const path of ['/', TOPIC]) {
-        await page.goto(base + path);
+        const page = await open(t, base + path, { scripts: scripts === 'off' ? 'off' : 'on', viewport: 'mobile', size: { width: 375, height: 812 } });
         if (scripts === 'on') await page.locator('[data-island="site-header"][data-island-ready="waiting"]').waitFor({ state: 'attached' });
         if (scripts === 'on, hydrated') {
           await hydrateAll(page);
@@ -100,7 +110,6 @@ t.test('the header', async (t) => {
         t.notOk(seen.nameCut, `${what}: the site name is shown whole`);
         if (seen.placeholder !== undefined) t.ok(seen.placeholder >= seen.body, `${what}: the search placeholder is body size (${seen.placeholder} px)`);
       }
-      await context.close();
     }
   });
 
@@ -108,16 +117,14 @@ t.test('the header', async (t) => {
     const boxes = (page: Page) => page.$$eval('header.site-header, header [data-menu], header .header-actions > li, .browse-products .platform-tabs, .browse-products .card-grid',
       (els) => els.map((e) => { const b = e.getBoundingClientRect(); return [Math.round(b.x), Math.round(b.y), Math.round(b.width), Math.round(b.height)].join(' '); }));
     for (const path of ['/', TOPIC]) {
-      const before = await openPage(browser, base + path, { scripts: 'blocked', viewport: 'desktop' });
-      const { page: after } = await openEnhanced(browser, base + path, { viewport: 'desktop' });
+      const before = await open(t, base + path, { scripts: 'blocked', viewport: 'desktop' });
+      const { page: after } = await openEnhanced(t, base + path, { viewport: 'desktop' });
       t.same(await boxes(after), await boxes(before), `${path}: every box where the server's markup put it`);
-      await before.context().close();
-      await after.context().close();
     }
   });
 
   t.test('with JavaScript, desktop, by keyboard', async (t) => {
-    const { page, errors } = await openEnhanced(browser, base + TOPIC, { viewport: 'desktop' });
+    const { page, errors } = await openEnhanced(t, base + TOPIC, { viewport: 'desktop' });
     t.equal(await page.locator('header details').count(), 0, 'the menus are buttons once hydrated');
     const products = trigger(page, 'products');
     await products.focus();
@@ -168,11 +175,10 @@ t.test('the header', async (t) => {
     await page.keyboard.press('Enter');
     t.same(await openMenus(page), [], 'Enter on the open one\'s trigger closes it');
     t.same(errors(), [], 'no error, no hydration mismatch');
-    await page.context().close();
   });
 
   t.test('with JavaScript, desktop, by mouse', async (t) => {
-    const { page, errors } = await openEnhanced(browser, base + TOPIC, { viewport: 'desktop' });
+    const { page, errors } = await openEnhanced(t, base + TOPIC, { viewport: 'desktop' });
     await trigger(page, 'products').click();
     await trigger(page, 'resources').click();
     t.same(await openMenus(page), ['resources'], 'Products then Resources: only Resources is open');
@@ -202,20 +208,18 @@ t.test('the header', async (t) => {
     await page.keyboard.press('Escape');
     t.same(await openMenus(page), []);
     t.same(errors(), [], 'no error');
-    await page.context().close();
 
     // The collection page's product waffle, one open at a time with the others.
-    const waffle = await openEnhanced(browser, base + PAGE_TYPES.collection, { viewport: 'desktop' });
+    const waffle = await openEnhanced(t, base + PAGE_TYPES.collection, { viewport: 'desktop' });
     await trigger(waffle.page, 'products').click();
     t.ok(await waffle.page.locator('#header-panel-products .waffle-grid a').first().isVisible(), 'the waffle opens');
     await trigger(waffle.page, 'documentation').click();
     t.same(await openMenus(waffle.page), ['documentation'], 'and closes when another opens');
     t.same(waffle.errors(), [], 'no error on the collection page');
-    await waffle.page.context().close();
   });
 
   t.test('with JavaScript, phone: logo, search and one menu button', async (t) => {
-    const { page, errors } = await openEnhanced(browser, base + '/', { viewport: 'mobile' });
+    const { page, errors } = await openEnhanced(t, base + '/', { viewport: 'mobile' });
     const toggle = page.locator('.header-menu-toggle');
     t.ok(await toggle.isVisible(), 'the menu button shows');
     t.ok(await page.locator('.phone-search').isVisible(), 'search shows');
@@ -262,11 +266,10 @@ t.test('the header', async (t) => {
     await page.setViewportSize(VIEWPORTS.mobile);
     t.ok(await page.locator('.header-nav').isHidden(), 'back at phone width, the list is closed');
     t.same(errors(), [], 'no error');
-    await page.context().close();
   });
 
   t.test('a header that fails to load falls back to its no-script form; the other islands still work', async (t) => {
-    const { page } = await openEnhanced(browser, base + TOPIC, {
+    const { page } = await openEnhanced(t, base + TOPIC, {
       viewport: 'mobile',
       setup: async (p) => { await p.route(/\/site-header\.[^/]*\.js$/, (route) => route.abort()); },
     });
@@ -277,7 +280,6 @@ t.test('the header', async (t) => {
     t.ok(await page.locator('details[data-menu="products"] .product-list a').first().isVisible(), 'and open');
     const others = await page.$$eval('[data-island]:not([data-island="site-header"])', (els) => els.map((e) => (e as HTMLElement).dataset.islandReady));
     t.ok(others.length > 0 && others.every((r) => r === 'true'), `the other islands hydrated (${others.length})`);
-    await page.context().close();
   });
 
   t.test('signed in: the account menu by keyboard and mouse; a name that needs escaping round-trips', async (t) => {
@@ -287,7 +289,7 @@ t.test('the header', async (t) => {
     };
     // Twice: the page rendered as the role template, then filled from it.
     for (const round of ['first', 'second']) {
-      const { page, errors } = await openEnhanced(browser, base + TOPIC, { viewport: 'desktop', setup: signIn });
+      const { page, errors } = await openEnhanced(t, base + TOPIC, { viewport: 'desktop', setup: signIn });
       const account = trigger(page, 'account');
       t.equal(await account.getAttribute('aria-expanded'), 'false', `${round}: the account menu is a button once hydrated`);
       t.equal(await account.locator('.visually-hidden').textContent(), `Account menu for ${NASTY}`, `${round}: its name is exactly the visitor's`);
@@ -309,16 +311,14 @@ t.test('the header', async (t) => {
       await account.click();
       t.notOk(await expanded(account), `${round}: a click closes it`);
       t.same(errors(), [], `${round}: no error, no hydration mismatch`);
-      await page.context().close();
     }
 
-    const { page, errors } = await openEnhanced(browser, base + TOPIC, { viewport: 'mobile', setup: signIn });
+    const { page, errors } = await openEnhanced(t, base + TOPIC, { viewport: 'mobile', setup: signIn });
     t.ok(await page.locator('.header-menu-toggle .phone-avatar').isVisible(), 'the phone-only avatar is on the menu button');
     await page.locator('.header-menu-toggle').click();
     await trigger(page, 'account').click();
     t.ok(await page.getByRole('button', { name: 'Log out' }).isVisible(), 'the account menu opens in the phone list');
     await noViolations(t, page, 'phone, account menu open');
     t.same(errors(), [], 'no error');
-    await page.context().close();
   });
 });

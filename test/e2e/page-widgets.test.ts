@@ -1,7 +1,6 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import type { Page } from 'playwright-core';
-import { serve, openPage, axeViolations, VIEWPORTS } from './browser.ts';
-import type { Browser } from 'playwright-core';
+import { serve, reusablePages, axeViolations, VIEWPORTS } from './browser.ts';
 import { hydrateAll, watchErrors } from './islands.ts';
 import { ISLAND_NAMES } from '../../views/islands/names.ts';
 import { SAMPLE_CONTENT } from '../helpers/build.ts';
@@ -16,20 +15,24 @@ const SEARCH = '/search-results/?searchTerm=issue';
 type Viewport = keyof typeof VIEWPORTS;
 const VIEWPORT_NAMES = Object.keys(VIEWPORTS) as Viewport[];
 
+type Open = ReturnType<typeof reusablePages>;
+
 /**
  * A page with JavaScript on, its islands settled and its errors watched (as openEnhanced in islands.ts),
- * waiting on the islands by name only: markup may still carry data-island hooks of no island.
+ * waiting on the islands by name only: markup may still carry data-island hooks of no island. `key`
+ * keeps a page apart (one with a clock installed).
  */
-async function openEnhanced(browser: Browser, url: string, options: {
-  viewport: Viewport; reducedMotion?: 'reduce' | 'no-preference'; setup?: (page: Page) => Promise<void>;
+async function openEnhanced(open: Open, t: Test, url: string, options: {
+  viewport: Viewport; reducedMotion?: 'reduce' | 'no-preference'; key?: string; setup?: (page: Page) => Promise<void>;
 }): Promise<{ page: Page; errors: () => string[] }> {
-  const context = await browser.newContext({ viewport: VIEWPORTS[options.viewport], reducedMotion: options.reducedMotion ?? 'no-preference' });
-  const page = await context.newPage();
-  const errors = watchErrors(page);
-  if (options.setup) await options.setup(page);
-  await page.goto(url);
+  let errors: () => string[] = () => [];
+  const page = await open(t, url, { scripts: 'on', viewport: options.viewport, key: options.key, setup: async (p) => {
+    await p.emulateMedia({ reducedMotion: options.reducedMotion ?? 'no-preference' });
+    errors = watchErrors(p);
+    if (options.setup) await options.setup(p);
+  } });
   await settled(page);
-  return { page, errors };
+  return { page, errors: () => errors() };
 }
 const settled = async (page: Page) => hydrateAll(page).then(() => page.waitForFunction((names) => [...document.querySelectorAll<HTMLElement>('[data-island]')]
   .filter((el) => names.includes(el.dataset.island ?? ''))
@@ -53,9 +56,11 @@ const islandProps = <P>(page: Page, name: string) =>
 
 t.test('page widgets in a real browser', async (t) => {
   const { base, browser } = await serve(t, { contentDir: SAMPLE_CONTENT });
+  // One page per script mode and width, from step to step: a new page costs a renderer's start.
+  const open = reusablePages(t, browser);
 
   t.test('version selector without JavaScript: the form, and the same Search and Browse as the modal', async (t) => {
-    const page = await openPage(browser, base + NO_10_4, { scripts: 'off', viewport: 'desktop' });
+    const page = await open(t, base + NO_10_4, { scripts: 'off', viewport: 'desktop' });
     await page.getByLabel('Data Center version').selectOption('10.4');
     await page.getByRole('button', { name: 'Go' }).click();
     await page.waitForURL(/\/version-switch\?/);
@@ -74,11 +79,10 @@ t.test('page widgets in a real browser', async (t) => {
     await page.goto(base + HAS_10_4);
     const existing = await islandProps<typeof props>(page, 'version-selector');
     t.equal(existing.versions.find((v) => v.number === '10.4')?.href, '/tracklight-data-center/10.4/docs/add-a-cluster-node');
-    await page.context().close();
   });
 
   t.test('version selector with JavaScript, by keyboard', async (t) => {
-    const { page, errors } = await openEnhanced(browser, base + NO_10_4, { viewport: 'desktop' });
+    const { page, errors } = await openEnhanced(open, t, base + NO_10_4, { viewport: 'desktop' });
     const select = page.getByLabel('Data Center version');
     t.ok(await page.getByRole('button', { name: 'Go' }).isHidden(), "'Go' is not shown once the select acts by itself");
     t.equal(await select.inputValue(), '11.3');
@@ -128,11 +132,10 @@ t.test('page widgets in a real browser', async (t) => {
     await page.waitForURL(/\/11\.1\/docs\/add-a-cluster-node$/);
     t.pass('a version that has this page goes straight to it');
     t.same(errors(), []);
-    await page.context().close();
   });
 
   t.test('version selector with JavaScript, by mouse', async (t) => {
-    const { page, errors } = await openEnhanced(browser, base + NO_10_4, { viewport: 'mobile' });
+    const { page, errors } = await openEnhanced(open, t, base + NO_10_4, { viewport: 'mobile' });
     const select = page.getByLabel('Data Center version');
     await select.selectOption('10.4');
     const dialog = page.getByRole('dialog', { name: 'Unable to find page' });
@@ -147,23 +150,20 @@ t.test('page widgets in a real browser', async (t) => {
     await page.waitForURL((url) => `${url.pathname}${url.search}` === search);
     t.pass('Search leads to the search results for this page in 10.4');
     t.same(errors(), []);
-    await page.context().close();
   });
 
   t.test('the sort select without JavaScript: its Sort button', async (t) => {
-    const page = await openPage(browser, base + SEARCH, { scripts: 'off', viewport: 'desktop' });
+    const page = await open(t, base + SEARCH, { scripts: 'off', viewport: 'desktop' });
     await page.getByLabel('Sort by').selectOption('last_published');
     await page.getByRole('button', { name: 'Sort' }).click();
     await page.waitForURL(/sort=last_published/);
     t.equal(await page.getByLabel('Sort by').inputValue(), 'last_published');
-    await page.context().close();
   });
 
   t.test('the sort select with JavaScript searches when changed, by keyboard and by mouse, with no layout shift', async (t) => {
-    const before = await openPage(browser, base + SEARCH, { scripts: 'blocked', viewport: 'desktop' });
+    const before = await open(t, base + SEARCH, { scripts: 'blocked', viewport: 'desktop' });
     const boxBefore = await before.getByLabel('Sort by').boundingBox();
-    await before.context().close();
-    const { page, errors } = await openEnhanced(browser, base + SEARCH, { viewport: 'desktop' });
+    const { page, errors } = await openEnhanced(open, t, base + SEARCH, { viewport: 'desktop' });
     t.same(await page.getByLabel('Sort by').boundingBox(), boxBefore, 'the select stays where it was before hydration');
     t.ok(await page.getByRole('button', { name: 'Sort' }).isHidden(), 'the Sort button is not shown');
     await mark(page);
@@ -180,22 +180,20 @@ t.test('page widgets in a real browser', async (t) => {
     t.ok(await samePage(page));
     t.same(await axeViolations(page), []);
     t.same(errors(), []);
-    await page.context().close();
   });
 
   t.test('was-this-helpful without JavaScript', async (t) => {
-    const page = await openPage(browser, base + TOPIC, { scripts: 'off', viewport: 'desktop' });
+    const page = await open(t, base + TOPIC, { scripts: 'off', viewport: 'desktop' });
     await page.getByRole('button', { name: 'No' }).click();
     await page.waitForURL(/feedback=reasons/);
     await page.getByLabel("It wasn't accurate").check();
     await page.getByRole('button', { name: 'Send' }).click();
     await page.waitForURL(/feedback=thanks&reason=not-accurate/);
     t.match(await page.locator('#feedback').textContent(), 'Thanks for your feedback.');
-    await page.context().close();
   });
 
   t.test('was-this-helpful in place, by keyboard', async (t) => {
-    const { page, errors } = await openEnhanced(browser, base + TOPIC, { viewport: 'desktop' });
+    const { page, errors } = await openEnhanced(open, t, base + TOPIC, { viewport: 'desktop' });
     await mark(page);
     const posts: string[] = [];
     // The analytics beacons (POST /api/events) may go out at any time; the feedback posts are counted here.
@@ -224,18 +222,16 @@ t.test('page widgets in a real browser', async (t) => {
       t.same(await axeViolations(page), [], `axe: the thanks shown (${viewport})`);
     }
     t.same(errors(), []);
-    await page.context().close();
   });
 
   t.test('was-this-helpful in place, by mouse; a failed post says so and leaves the form working', async (t) => {
-    const { page, errors } = await openEnhanced(browser, base + TOPIC, { viewport: 'mobile' });
+    const { page, errors } = await openEnhanced(open, t, base + TOPIC, { viewport: 'mobile' });
     await mark(page);
     await page.getByRole('button', { name: 'Yes' }).click();
     await page.locator('#feedback [role="status"]').getByText('Thanks for your feedback.').waitFor();
     t.ok(await samePage(page));
-    await page.context().close();
 
-    const failing = await openEnhanced(browser, base + TOPIC, { viewport: 'desktop' });
+    const failing = await openEnhanced(open, t, base + TOPIC, { viewport: 'desktop' });
     await failing.page.route('**/feedback', (route) => route.fulfill({ status: 503, body: 'unavailable' }), { times: 1 });
     await failing.page.getByRole('button', { name: 'No' }).click();
     const alert = failing.page.getByRole('alert');
@@ -247,14 +243,13 @@ t.test('page widgets in a real browser', async (t) => {
     t.pass('the form then posts the page as without JavaScript');
     t.same(failing.errors().filter((e) => !e.includes('503')), []);
     t.same(errors(), []);
-    await failing.page.context().close();
   });
 
   t.test('the credits overlay: timings, Escape, reduced motion, loaded only when called', async (t) => {
     for (const reducedMotion of ['no-preference', 'reduce'] as const) {
       const chunks: string[] = [];
-      const { page, errors } = await openEnhanced(browser, base + TOPIC, {
-        viewport: 'desktop', reducedMotion,
+      const { page, errors } = await openEnhanced(open, t, base + TOPIC, {
+        viewport: 'desktop', reducedMotion, key: `clock, ${reducedMotion}`,
         setup: async (p) => {
           p.on('request', (r) => { if (/\/credits\.[\w-]+\.js$/.test(r.url())) chunks.push(r.url()); });
           await p.clock.install();
@@ -311,7 +306,6 @@ t.test('page widgets in a real browser', async (t) => {
       await overlay.waitFor({ state: 'detached' });
       t.equal(chunks.length, 1, 'loaded once');
       t.same(errors(), []);
-      await page.context().close();
     }
   });
 });

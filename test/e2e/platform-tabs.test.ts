@@ -5,8 +5,8 @@
  */
 import t from 'tap';
 import type { Page } from 'playwright-core';
-import { axeViolations, openPage, serve } from './browser.ts';
-import { openEnhanced } from './islands.ts';
+import { axeViolations, reusablePages, serve, type VIEWPORTS } from './browser.ts';
+import { islandsSettled, watchErrors } from './islands.ts';
 import { SAMPLE_CONTENT } from '../helpers/build.ts';
 
 const cardLinks = (page: Page, selector: string) => page.$$eval(`${selector} .card-grid a`, (as) => as.map((a) => (a as HTMLAnchorElement).href));
@@ -14,9 +14,21 @@ const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id
 
 t.test('platform tabs on the home page', async (t) => {
   const { base, browser } = await serve(t, { contentDir: SAMPLE_CONTENT });
+  // One page per script mode and width, from home page to home page: a new page costs a renderer's start.
+  const open = reusablePages(t, browser);
+  /** As islands.ts openEnhanced: errors watched from before the first byte, every island settled. */
+  const openEnhanced = async (url: string, { viewport }: { viewport: keyof typeof VIEWPORTS }) => {
+    let errors: () => string[] = () => [];
+    const page = await open(t, url, { scripts: 'on', viewport, setup: async (p) => {
+      await p.emulateMedia({ reducedMotion: 'no-preference' });
+      errors = watchErrors(p);
+    } });
+    await islandsSettled(page);
+    return { page, errors: () => errors() };
+  };
 
   // Without JavaScript: links; each platform's page lists its cards.
-  const plain = await openPage(browser, `${base}/`, { scripts: 'off', viewport: 'desktop' });
+  const plain = await open(t, `${base}/`, { scripts: 'off', viewport: 'desktop' });
   t.equal(await plain.locator('[role="tab"]').count(), 0, 'no tabs without scripts');
   const cloudCards = await cardLinks(plain, '.platform-panel');
   await plain.getByRole('link', { name: 'Data Center', exact: true }).click();
@@ -25,10 +37,9 @@ t.test('platform tabs on the home page', async (t) => {
   const dataCenterCards = await cardLinks(plain, '.platform-panel');
   t.ok(cloudCards.length > 0 && dataCenterCards.length > 0, 'both platforms have cards');
   t.notSame(cloudCards, dataCenterCards);
-  await plain.context().close();
 
   for (const viewport of ['desktop', 'mobile'] as const) {
-    const { page, errors } = await openEnhanced(browser, `${base}/`, { viewport });
+    const { page, errors } = await openEnhanced(`${base}/`, { viewport });
     const panel = (id: string) => page.locator(`#platform-panel-${id}`);
     t.equal(await page.locator('.browse-products [role="tab"]').count(), 2, `${viewport}: tabs once hydrated`);
     t.same(await cardLinks(page, '#platform-panel-cloud'), cloudCards, `${viewport}: Cloud shows the same cards as without scripts`);
@@ -61,17 +72,14 @@ t.test('platform tabs on the home page', async (t) => {
     t.equal(await page.locator('#platform-tab-cloud').getAttribute('aria-selected'), 'true');
     t.same(await axeViolations(page), [], `${viewport}: Cloud tab: no WCAG A/AA violations`);
     t.same(errors(), [], `${viewport}: no error, no hydration mismatch`);
-    await page.context().close();
   }
 
   // The server's choice is the first selected tab; the Japanese home uses the same island.
-  const dc = await openEnhanced(browser, `${base}/?platform=data-center`, { viewport: 'desktop' });
+  const dc = await openEnhanced(`${base}/?platform=data-center`, { viewport: 'desktop' });
   t.equal(await dc.page.locator('#platform-tab-data-center').getAttribute('aria-selected'), 'true', '?platform=data-center starts on Data Center');
   t.same(dc.errors(), []);
-  await dc.page.context().close();
-  const ja = await openEnhanced(browser, `${base}/ja`, { viewport: 'desktop' });
+  const ja = await openEnhanced(`${base}/ja`, { viewport: 'desktop' });
   t.equal(await ja.page.locator('.browse-products [role="tab"]').count(), 2, 'the Japanese home has the tabs');
   t.equal(await ja.page.locator('.browse-products [role="tablist"]').getAttribute('aria-label'), 'プラットフォーム', 'named in Japanese');
   t.same(ja.errors(), [], 'no error on the Japanese home');
-  await ja.page.context().close();
 });
