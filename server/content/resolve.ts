@@ -409,7 +409,8 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[], optio
     const doc = bodies.get(entry.id)?.document;
     if (doc) {
       const links = linksFor(entry, doc);
-      const render = () => renderedBody(doc, links, entry.document === doc, typeof f.language === 'string' ? f.language : undefined);
+      // The entry's own body has its contents listed, whether or not its links were rewritten into a copy.
+      const render = () => renderedBody(doc, links, entry.document !== undefined, typeof f.language === 'string' ? f.language : undefined);
       const body = options.clock ? options.clock.timeSync('render', render) : render();
       for (const issue of body.issues) {
         // A message's columns count in its YAML string, not the file.

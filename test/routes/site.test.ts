@@ -239,6 +239,7 @@ t.test('the sample help centre', async (t) => {
     t.equal(names.at(-1), title);
     t.match(/<img [^>]*src="\/assets\/content\/board-view\.svg"[^>]*>/.exec(topicHtml)?.[0], /width="640" height="360"/,
       "an image of the application's own folder reserves its box too");
+    t.match(topicHtml, /<nav class="on-this-page"[^>]*>[\s\S]*?href="#formatting-issue-descriptions"/, 'a body with an image keeps its contents list');
     t.match(topic.TechArticle, {
       headline: title, url: `https://help.example.test${topicPath}`, isPartOf: { '@id': 'https://help.example.test/#website' },
       publisher: { '@id': 'https://help.example.test/#organization' }, dateModified: /^\d{4}-\d\d-\d\dT/,
