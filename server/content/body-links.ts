@@ -53,6 +53,8 @@ interface Site {
 /** What a site becomes: its new URL, and an image's size. */
 interface Resolved { url?: string | undefined; width?: number; height?: number }
 
+const copies = new WeakMap<Document, { key: string; embedded: Body['embedded']; copy: Body }>();
+
 /** Checks every link and image of a body; returns the body with its URLs rewritten (a copy when any is). */
 export function resolveBodyLinks(entry: LoadedEntry, body: Body, field: string, ctx: BodyLinkContext): Body {
   const rewrites: Resolved[] = [];
@@ -64,7 +66,13 @@ export function resolveBodyLinks(entry: LoadedEntry, body: Body, field: string, 
     if (resolved.url !== undefined || resolved.width !== undefined) any = true;
   }
   if (!any) return body;
+  // The same body rewritten the same way is the same copy, so what is cached per document (its
+  // rendering, resolve.ts) holds across imports and live-preview saves.
+  const key = JSON.stringify(rewrites);
+  const kept = copies.get(body.document);
+  if (kept && kept.key === key && kept.embedded === body.embedded) return kept.copy;
   const copy = structuredClone(body);
+  copies.set(body.document, { key, embedded: body.embedded, copy });
   sitesOf(copy).forEach((site, i) => {
     const { url, width, height } = rewrites[i] ?? {};
     if (url !== undefined) site.set(url);
