@@ -119,7 +119,9 @@ export function start(): void {
   let scrollTimer: number | undefined;
   const measure = () => {
     const doc = document.documentElement;
-    const ratio = Math.min(1, (window.scrollY + window.innerHeight) / Math.max(doc.scrollHeight, 1));
+    const seen = window.scrollY + window.innerHeight;
+    // At the end is the end, whatever fraction of a pixel a zoomed or scaled page leaves short of it.
+    const ratio = seen >= doc.scrollHeight - 2 ? 1 : Math.min(1, seen / Math.max(doc.scrollHeight, 1));
     const quarter = Math.floor(ratio * 4) * 25;
     if (quarter > deepest && quarter >= 25) {
       deepest = quarter;
