@@ -121,7 +121,7 @@ export function start(): void {
     const doc = document.documentElement;
     const seen = window.scrollY + window.innerHeight;
     // At the end is the end, whatever fraction of a pixel a zoomed or scaled page leaves short of it.
-    const ratio = seen >= doc.scrollHeight - 2 ? 1 : Math.min(1, seen / Math.max(doc.scrollHeight, 1));
+    const ratio = seen >= doc.scrollHeight - 2 ? 1 : seen / doc.scrollHeight;
     const quarter = Math.floor(ratio * 4) * 25;
     if (quarter > deepest && quarter >= 25) {
       deepest = quarter;
