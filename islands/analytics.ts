@@ -150,6 +150,25 @@ export function start(): void {
     }
   }, TIMINGS.dwellCheckMs);
 
+  // The visit, for a support form: so insights can tie a request to the searches before it.
+  for (const input of document.querySelectorAll<HTMLInputElement>('input[data-analytics-visit]')) input.value = sessionId;
+
+  // An assistant's answer shown (on the page, or later by the widget): its question's id, so insights
+  // can list the pages this visit opened after a question the help content had no answer to.
+  const answered = new Set<string>();
+  const answers = () => {
+    for (const el of document.querySelectorAll<HTMLElement>('[data-assistant-id]')) {
+      const id = el.dataset.assistantId ?? '';
+      if (!id || answered.has(id)) continue;
+      answered.add(id);
+      record({ type: 'assistant_rendered', key: '', queryId: id });
+    }
+  };
+  answers();
+  if (document.querySelector('[data-island^="assistant"]')) {
+    new MutationObserver(answers).observe(document.body, { childList: true, subtree: true });
+  }
+
   // Search results: their response time, and clicks with position, term and time to click.
   let shownAt = performance.now();
   const results = () => document.querySelector<HTMLElement>('[data-query-id]');

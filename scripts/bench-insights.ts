@@ -24,18 +24,22 @@ try {
   await db.query(`
     with paths as (select array_agg(path) as p from (select path from content_routes order by path limit 200) x),
          products as (select array_agg(id) as p from content_entries where type = 'product')
-    insert into analytics_events (occurred_at, type, source, path, product, term, key, value, data)
+    insert into analytics_events (occurred_at, type, source, path, product, term, key, value, data, query_id, session_id)
     select now() - (g % 30) * interval '1 day' - (g % 86400) * interval '1 second',
            (array['page_view','page_view','page_view','search','search','search_result_click','was_this_helpful_click',
-                  'page_scrolled','page_dwelled','spelling_rewrite','support_request'])[1 + g % 11],
+                  'page_scrolled','page_dwelled','spelling_rewrite','support_request','results_rendered',
+                  'assistant_question','assistant_rendered'])[1 + g % 14],
            'client',
            paths.p[1 + (g * 7) % array_length(paths.p, 1)],
            products.p[1 + (g * 3) % array_length(products.p, 1)],
            'term ' || (g % 500),
            (array['results','no_results','1','2','3','yes','no','25','50','75','100','shown','declined'])[1 + (g * 13) % 13],
            (g % 1000)::float8,
-           case when g % 3 = 0 then '{"reason":"not-clear"}'::jsonb else '{}'::jsonb end
+           case when g % 3 = 0 then '{"reason":"not-clear"}'::jsonb else '{}'::jsonb end,
+           -- Searches, their results and clicks, and questions and their answers share ids; visits hold a few events each.
+           'q' || (g / 14), 's' || (g % 20000)
       from generate_series(1, $1::int) g, paths, products`, [events]);
+  await db.exec(`update analytics_events set key = case when id % 2 = 0 then 'unanswered' else 'answered' end where type = 'assistant_question'`);
   // Sixty earlier days, rolled up: a day's aggregates the size of a raw day's.
   await db.query(`
     insert into analytics_daily (day, type, path, product, term, key, count, total)
@@ -44,6 +48,8 @@ try {
      where occurred_at >= current_date - 1 and occurred_at < current_date
      group by 1, 2, 3, 4, 5, 6`);
   await db.query(`insert into analytics_rollups (day) select current_date - 30 - d from generate_series(1, 60) d`);
+  // As the hourly roll-up leaves them: analysed (server/events/rollup.ts).
+  await db.exec('analyze analytics_events, analytics_daily');
   const [daily] = await db.query<{ n: number }>('select count(*)::int as n from analytics_daily');
   console.log(`data            ${events} raw events (30 days), ${daily?.n} aggregate rows (60 rolled-up days), written in ${Math.round(performance.now() - t0)} ms (${db.engine})`);
   const now = new Date();

@@ -67,8 +67,9 @@ export function quoteOf(text: string, max = QUOTE_CHARS): string {
 
 const relevant = (p: Retrieved) => p.coverage >= MIN_COVERAGE;
 
-export function contactHrefOf(question: string): string {
-  return `${CONTACT_PATH}?${new URLSearchParams({ subject: question.slice(0, 200) })}`;
+export function contactHrefOf(question: string, search?: string): string {
+  // `search`: the search whose results page offers the link, counted with the request it leads to (insights).
+  return `${CONTACT_PATH}?${new URLSearchParams({ subject: question.slice(0, 200), ...(search ? { search: search.slice(0, 200) } : {}) })}`;
 }
 
 export async function answer(db: Db, rawQuestion: string, options: AnswerOptions = {}): Promise<Answer> {

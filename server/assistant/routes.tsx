@@ -8,6 +8,7 @@
  * Passages are published content, read like search from a replica when one is fit (app.dbRead); the
  * question counters stay on the primary.
  */
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { DatabaseUnavailableError } from '../db/unavailable.ts';
@@ -89,6 +90,19 @@ export default async function assistantRoutes(app: FastifyInstance, opts: { conf
   }
   const options = { model, modelCalls, searches: app.searchGate };
 
+  /**
+   * The answer as shown, counted: an `assistant_question` (answered or not, the question masked) whose id
+   * the answer carries, so the analytics script can tie the visit's next pages to it (insights).
+   */
+  function counted(request: AskRequest, a: Answer, lang: AssistantLanguage, path: string): AnswerView {
+    const id = randomUUID();
+    app.analytics.record(request, {
+      type: 'assistant_question', path, term: maskEmails(a.question), queryId: id,
+      key: a.mode === 'nothing' ? 'unanswered' : 'answered', value: a.citations.length,
+    });
+    return { ...answerView(a, lang), id };
+  }
+
   /** Refuses whoever may not ask: sign-in for visitors, 404 for everyone else. */
   async function admit(request: AskRequest, reply: FastifyReply, access: AssistantAccess, page: string): Promise<boolean> {
     if (access === 'allowed') return true;
@@ -116,7 +130,7 @@ export default async function assistantRoutes(app: FastifyInstance, opts: { conf
         reply.header('retry-after', String(wait));
       } else if (question) {
         try {
-          view = answerView(await answer(app.dbRead, question, { ...options, log: request.log }), lang);
+          view = counted(request, await answer(app.dbRead, question, { ...options, log: request.log }), lang, path);
         } catch (err) {
           if (err instanceof DatabaseUnavailableError || err instanceof Overloaded) throw err;
           request.log.error({ err, question: maskEmails(question) }, 'assistant failed');
@@ -160,7 +174,7 @@ export default async function assistantRoutes(app: FastifyInstance, opts: { conf
           ...options, log: request.log, signal: abort.signal,
           onText: (piece) => send('text', piece), onFallback: () => send('reset', null),
         });
-        send('answer', answerView(a, lang));
+        send('answer', counted(request, a, lang, path));
       } catch (err) {
         request.log.error({ err, question: maskEmails(question) }, 'assistant failed');
         send('failed', { message: stringsFor(lang).assistant.failed });

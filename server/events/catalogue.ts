@@ -45,7 +45,15 @@ export const EVENT_KINDS = {
   widget_evaluation: { source: 'server', key: "the widget, then ':shown' or ':hidden'", value: 'unused' },
   show_more: { source: 'client', key: 'the list that grew', value: 'unused' },
   video: { source: 'client', key: "'start', 'end' or 'error'", value: 'seconds into the video' },
-  support_request: { source: 'server', key: 'the form id', value: 'unused (path is the page it was filed from)' },
+  support_request: {
+    source: 'server', key: 'the form id',
+    value: "unused (path is the page it was filed from; term the search whose results page's contact link led to the form; session_id the visit, when the analytics script added it to the form)",
+  },
+  assistant_question: {
+    source: 'server', key: "'answered', or 'unanswered' when the help content had no answer",
+    value: 'passages cited (term is the masked question, query_id the id the answer carries)',
+  },
+  assistant_rendered: { source: 'client', key: "''", value: "unused (query_id is the answer's question id: ties the visit to the question)" },
 } as const satisfies Record<string, EventKind>;
 
 export type EventType = keyof typeof EVENT_KINDS;

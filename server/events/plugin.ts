@@ -13,7 +13,7 @@ import { isApiUrl } from '../http/http-error.ts';
 import { maskEmails } from '../search/highlight.ts';
 import { stringsFor } from '../../views/i18n/catalogue.tsx';
 import type { EventType } from './catalogue.ts';
-import { BatchSchema, MAX_BATCH_BYTES, checkEvent, type Refusal } from './schemas.ts';
+import { BatchSchema, MAX_BATCH_BYTES, checkEvent, type Refusal, VISIT_ID } from './schemas.ts';
 import { EventWriter, type EventRow, type WriterOptions } from './store.ts';
 import { rollUp } from './rollup.ts';
 import { NetworkAllowance } from './allowance.ts';
@@ -41,6 +41,8 @@ export interface ServerEvent {
   key?: string;
   value?: number | null;
   data?: Record<string, unknown>;
+  /** The visit, when the page's analytics script told it (a form it added it to); checked as the script's ids are. */
+  sessionId?: string | null;
 }
 
 export interface SearchOutcome {
@@ -122,6 +124,7 @@ async function events(app: FastifyInstance, opts: EventsOptions) {
       if (!counts(request)) return;
       writer.record({
         occurredAt: new Date(now()), type: event.type, source: 'server', path: cleanPath(event.path),
+        sessionId: event.sessionId && VISIT_ID.test(event.sessionId) ? event.sessionId : null,
         entryId: event.entryId ?? null, product: clean(event.product, 200), term: clean(event.term, 200),
         queryId: event.queryId ?? null, key: clean(event.key, 200), value: event.value ?? null, data: cleanData(event.data),
       });

@@ -21,7 +21,7 @@ export async function rollUp(db: Db, options: { now: Date; retentionDays: number
   const cutoff = new Date(options.now.getTime() - ROLLUP_DELAY_MS);
   cutoff.setUTCHours(0, 0, 0, 0);
   const keepFrom = new Date(options.now.getTime() - options.retentionDays * 86_400_000);
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx): Promise<RollUpResult> => {
     // One run at a time across instances; another one running means this one has nothing to do.
     const [lock] = await tx.query<{ ok: boolean }>(`select pg_try_advisory_xact_lock(hashtext('signpost analytics roll-up')) as ok`);
     if (!lock?.ok) return { days: [], deleted: 0 };
@@ -50,6 +50,10 @@ export async function rollUp(db: Db, options: { now: Date; retentionDays: number
     await writeViews(tx);
     return { days: days.map((d) => d.day).sort(), deleted: deleted.length };
   });
+  // Fresh statistics for the insights' joins over raw events (by query id and visit): the embedded
+  // database has no autovacuum, and without them a join of thousands of events is planned as a nested loop.
+  await db.exec('analyze analytics_events, analytics_daily');
+  return result;
 }
 
 /** Page views per entry (all of its routes, all days) into the search trust factor. */

@@ -10,7 +10,9 @@ import { EVENT_KINDS, isEventType, type EventType } from './catalogue.ts';
 export const MAX_BATCH_BYTES = 32 * 1024;
 export const MAX_BATCH_EVENTS = 50;
 
-const Id = Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$' });
+/** A session or persistent id as the island makes them. */
+export const VISIT_ID = /^[A-Za-z0-9_-]{8,64}$/;
+const Id = Type.String({ pattern: VISIT_ID.source });
 
 export const BatchSchema = Type.Object({
   sessionId: Type.Optional(Id),

@@ -94,7 +94,7 @@ export default async function insights(app: FastifyInstance, opts: { config: Con
     reply.header('cache-control', 'private, no-store').header('x-robots-tag', 'noindex, nofollow');
     const parsed = parseFilters(request.query, (await products()).map((o) => o.value), new Date());
     if (!parsed.ok) return reply.code(400).type('text/plain; charset=utf-8').send(`${parsed.error.field}: ${parsed.error.message}\n`);
-    const table = await loadTable(app.dbRead, section, id, parsed.filters);
+    const table = await loadTable(app.dbRead, section, id, parsed.filters, { trend: true });
     if (!table) return notFound(request, reply);
     const name = `insights-${section}-${id}-${parsed.filters.from}-to-${parsed.filters.to}${parsed.filters.product ? `-${parsed.filters.product}` : ''}.csv`;
     return reply.type('text/csv; charset=utf-8')

@@ -24,7 +24,7 @@ export async function noResultsWays(app: FastifyInstance, request: FastifyReques
     suggestionOf(app, request, state).catch((err: unknown) => left(request, state, 'spelling suggestion', err)),
     answerOf(app, request, chrome, state.searchTerm).catch((err: unknown) => left(request, state, 'assistant answer', err)),
   ]);
-  return { suggestion, answer: answered, contactHref: contactHrefOf(state.searchTerm) };
+  return { suggestion, answer: answered, contactHref: contactHrefOf(state.searchTerm, state.searchTerm) };
 }
 
 function left(request: FastifyRequest, state: SearchState, what: string, err: unknown): undefined {

@@ -11,7 +11,7 @@ import type { Config } from '../config.ts';
 import { HttpError } from '../http/http-error.ts';
 import { loaderContext } from '../pages/loaders/shared.ts';
 import { databaseStore } from '../plugins/rate-limit.ts';
-import { SupportFormPage, type SupportFormModel } from '../../views/pages/support/support-form-page.tsx';
+import { SupportFormPage, type SupportFormModel, VISIT_FIELD } from '../../views/pages/support/support-form-page.tsx';
 import { RequestSentPage } from '../../views/pages/support/request-sent-page.tsx';
 import { stringsFor } from '../../views/i18n/catalogue.tsx';
 import { SubmissionKeyConflict, type NewAttachment, type NewRequest } from './store.ts';
@@ -228,12 +228,12 @@ export default async function formRoutes(app: FastifyInstance, { config }: { con
       // Only the files' refusal: the form's other checks wait for the whole form, which was not read.
       await drainDeclared(request);
       const { posted } = error.body;
-      const about = await aboutOf(app, posted.page, posted.reason);
+      const about = await aboutOf(app, posted.page, posted.reason, posted.search);
       const { values } = checkForm(prepared.shown, posted, prepared.products, t);
       return again(request, reply, target, prepared, 422, { values, chooseFilesAgain: true, errors: error.body.fileErrors }, about, CLOSE);
     }
     const { posted } = body;
-    const about = await aboutOf(app, posted.page, posted.reason);
+    const about = await aboutOf(app, posted.page, posted.reason, posted.search);
     const chooseFilesAgain = body.hadFiles;
     const user = prepared.signedIn ? request.user : undefined;
     const checked = checkForm(prepared.shown, posted, prepared.products, t);
@@ -320,7 +320,10 @@ export default async function formRoutes(app: FastifyInstance, { config }: { con
     request.log.info({ reference: stored.reference, form: prepared.shown.id, kind: target.kind, duplicate: stored.duplicate,
       attachments: request_.attachments.length, signedIn: Boolean(user) }, 'support request stored');
     if (!stored.duplicate) {
-      app.analytics.record(request, { type: 'support_request', path: about.context.pageUrl ?? request.url, key: prepared.shown.id, product: productId ?? '' });
+      app.analytics.record(request, {
+        type: 'support_request', path: about.context.pageUrl ?? request.url, key: prepared.shown.id, product: productId ?? '',
+        term: about.search ?? '', sessionId: one(posted, VISIT_FIELD) || null,
+      });
     }
     const token = app.formTokens.issue(`sent:${stored.reference}`);
     return reply.header('cache-control', 'no-store').redirect(`${SENT_PATH}/${stored.reference}?token=${encodeURIComponent(token)}`, 303);

@@ -37,12 +37,19 @@ async function rolledUp(app: FastifyInstance, day: string, rows: { type: string;
 
 const rep = (n: number, e: Ev): Ev[] => Array.from({ length: n }, () => e);
 
-/** The rows of one table section of a page, as cell texts. */
-function tableRows(html: string, id: string): string[][] {
+/**
+ * The rows of one table section of a page, as cell texts; without the last column, the change since the
+ * previous range, unless `change` asks for it.
+ */
+function tableRows(html: string, id: string, change = false): string[][] {
   const section = new RegExp(`<section[^>]* id="${id}">([\\s\\S]*?)</section>`).exec(html)?.[1] ?? '';
-  const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(section)?.[1] ?? '';
-  return [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((m) =>
-    [...(m[1] ?? '').matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map((c) => decode((c[1] ?? '').replace(/<[^>]+>/g, ''))));
+  const head = /<thead>([\s\S]*?)<\/thead>/.exec(section)?.[1] ?? '';
+  const trend = /<th[^>]*>Change from [^<]*<\/th><\/tr>/.test(head);
+  const body = /<div class="table-scroll"[\s\S]*?<tbody>([\s\S]*?)<\/tbody>/.exec(section)?.[1] ?? '';
+  return [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((m) => {
+    const cells = [...(m[1] ?? '').matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map((c) => decode((c[1] ?? '').replace(/<[^>]+>/g, '')));
+    return trend && !change ? cells.slice(0, -1) : cells;
+  });
 }
 
 const decode = (s: string) => s.replace(/&#x27;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
@@ -153,7 +160,7 @@ t.test('insights for staff', async (t) => {
     t.match(dc, `href="/insights/pages?from=2026-01-01&amp;to=2026-01-31&amp;product=acme-data-center"`, 'the section links keep the filters');
     t.same(tableRows((await get(`/insights/pages?${JAN}&product=acme-data-center`)).body, 'views'), []);
     const csv = await get(`/insights/searches/top.csv?${JAN}&product=acme-data-center`);
-    t.same(csvRows(csv.body), [['Term', 'Searches', 'With no results'], ['sso setup', '2', '2']]);
+    t.same(csvRows(csv.body), [['Term', 'Searches', 'With no results', 'Change from 2025-12-01 to 2025-12-31'], ['sso setup', '2', '2', 'new']]);
   });
 
   t.test('the CSV is the table, with formula-like cells kept as text', async (t) => {
@@ -165,7 +172,7 @@ t.test('insights for staff', async (t) => {
         t.equal(res.headers['content-type'], 'text/csv; charset=utf-8');
         t.equal(res.headers['content-disposition'], `attachment; filename="insights-${section}-${id}-2026-01-01-to-2026-01-31.csv"`);
         const rows = csvRows(res.body);
-        t.same(rows.slice(1).map((r) => r.map((c) => c.replace(/^'(?=[=+\-@])/, ''))), tableRows(html, id), `${section}/${id}: the CSV rows are the table's`);
+        t.same(rows.slice(1).map((r) => r.map((c) => c.replace(/^'(?=[=+\-@])/, ''))), tableRows(html, id, true), `${section}/${id}: the CSV rows are the table's`);
       }
     }
     const top = (await get(`/insights/searches/top.csv?${JAN}`)).body;

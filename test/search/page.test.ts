@@ -90,16 +90,17 @@ for (const newFilters of [false, true]) {
     // Issue 30 'No dead ends': no word is close to these, and a visitor has no assistant; the contact form still is there.
     t.notMatch(none.body, 'search-suggestion', 'no suggestion when no indexed word is close');
     t.notMatch(none.body, 'search-answer', 'no assistant for a visitor');
-    t.match(none.body, /<section class="search-contact" aria-labelledby="search-contact-heading"><h3 id="search-contact-heading">Still need help\?<\/h3><p><a class="contact-primary" href="\/contact\?subject=zzzqqq">Contact support<\/a><\/p>/);
+    t.match(none.body, /<section class="search-contact" aria-labelledby="search-contact-heading"><h3 id="search-contact-heading">Still need help\?<\/h3><p><a class="contact-primary" href="\/contact\?subject=zzzqqq&amp;search=zzzqqq">Contact support<\/a><\/p>/);
 
     // The misspelt search asked for as typed ('Search instead for') has no results, and offers the corrected one.
     const misspelt = await get('/search-results/?searchTerm=escalaton&exact=1');
     t.equal(misspelt.statusCode, 200);
     t.match(misspelt.body, 'No results for &quot;escalaton&quot;');
     t.match(misspelt.body, '<p class="search-rewrite search-suggestion">Did you mean <a href="/search-results/?searchTerm=escalation">escalation</a>?</p>');
-    t.match(misspelt.body, 'href="/contact?subject=escalaton"', 'the contact link carries the search');
-    const contact = await get('/contact?subject=escalaton');
+    t.match(misspelt.body, 'href="/contact?subject=escalaton&amp;search=escalaton"', 'the contact link carries the search');
+    const contact = await get('/contact?subject=escalaton&search=escalaton');
     t.match(contact.body, /<input[^>]*name="subject"[^>]*value="escalaton"/, 'and the contact form has it as the subject');
+    t.match(contact.body, '<input type="hidden" name="search" value="escalaton"/>', 'and keeps the search, for insights');
     const followed = await get('/search-results/?searchTerm=escalation');
     t.match(followed.body, 'Showing results for &quot;escalation&quot;', 'the suggestion leads to results');
     // With these filters nothing matches even when spelt right: the suggestion resets them rather than lead to nothing.
@@ -151,7 +152,7 @@ t.test('no results: the assistant answers the same words, for whoever may ask it
   t.match(res.body, /<section class="ai-summary search-answer" aria-labelledby="search-answer-heading"><h3 id="search-answer-heading">Answer from the help centre assistant<\/h3><div class="ai-summary-body"><div class="assistant-answer"><p>From the help content:<\/p><h4 class="assistant-sources-heading">Sources<\/h4>/,
     'labelled as the assistant\'s, in the AI summary\'s box');
   t.match(res.body, /<a href="\/acme-cloud\/docs\/first-steps#install-the-widget">First steps: Install the widget<\/a><blockquote cite="\/acme-cloud\/docs\/first-steps#install-the-widget"><p>Run the installer\.<\/p><\/blockquote>/, 'its quote and the page it cites');
-  t.match(res.body, 'href="/contact?subject=how+do+I+install+it"', 'the contact link too');
+  t.match(res.body, 'href="/contact?subject=how+do+I+install+it&amp;search=how+do+I+install+it"', 'the contact link too');
   t.ok(res.body.indexOf('search-answer') < res.body.indexOf('search-contact'), 'the answer before the contact link');
 
   const region = await app.inject({ url, headers: { ...ada, 'hx-request': 'true' } });
@@ -162,7 +163,7 @@ t.test('no results: the assistant answers the same words, for whoever may ask it
   const nothing = await app.inject({ url: '/search-results/?searchTerm=banana+bread+recipe', headers: ada });
   t.match(nothing.body, 'No results for');
   t.notMatch(nothing.body, 'search-answer', 'an answer that found nothing is not shown');
-  t.match(nothing.body, 'href="/contact?subject=banana+bread+recipe"');
+  t.match(nothing.body, 'href="/contact?subject=banana+bread+recipe&amp;search=banana+bread+recipe"');
 
   // The assistant failing costs the page its answer, never the page: the contact link still leads on.
   await app.db.exec('alter table assistant_passages rename to assistant_passages_away');
@@ -170,5 +171,5 @@ t.test('no results: the assistant answers the same words, for whoever may ask it
   t.equal(failing.statusCode, 200);
   t.match(failing.body, 'No results for &quot;configure it&quot;');
   t.notMatch(failing.body, 'search-answer');
-  t.match(failing.body, 'href="/contact?subject=configure+it"');
+  t.match(failing.body, 'href="/contact?subject=configure+it&amp;search=configure+it"');
 });

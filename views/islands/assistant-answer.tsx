@@ -19,6 +19,8 @@ export interface AnswerView {
   /** Why the model's answer is not shown, in words. */
   notice?: string | undefined;
   contactHref?: string | undefined;
+  /** The question's id as counted (analytics): the page's script reports the answer shown with it. */
+  id?: string | undefined;
 }
 
 export interface AnswerStrings {
@@ -34,14 +36,14 @@ export function AssistantAnswer({ answer, strings, headingLevel = 2 }: {
   const Heading = headingLevel === 2 ? 'h2' : headingLevel === 3 ? 'h3' : 'h4';
   if (answer.mode === 'nothing') {
     return (
-      <div className="assistant-answer">
+      <div className="assistant-answer" data-assistant-id={answer.id}>
         <p>{strings.nothingFound}</p>
         {answer.contactHref ? <p><a href={answer.contactHref}>{strings.askSupport}</a></p> : null}
       </div>
     );
   }
   return (
-    <div className="assistant-answer">
+    <div className="assistant-answer" data-assistant-id={answer.id}>
       {answer.notice ? <p className="assistant-notice" role="status">{answer.notice}</p> : null}
       {answer.mode === 'generated' && answer.text
         ? answer.text.split(/\n{2,}/).map((p, i) => <p key={i}>{p}</p>)

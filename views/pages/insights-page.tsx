@@ -6,6 +6,7 @@
 import type { Chrome } from '../view-model.ts';
 import { Document } from '../layout/document.tsx';
 import { BarChart, describeBars, type Bar } from '../insights/bar-chart.tsx';
+import { DailyChart, type DayValue } from '../insights/daily-chart.tsx';
 
 export interface InsightsCell {
   text: string;
@@ -20,6 +21,10 @@ export interface InsightsTableModel {
   numeric: boolean[];
   rows: InsightsCell[][];
   chart: { label: number; value: number; unit: string };
+  /** The range's total of the table's daily figure against the previous range of the same length. */
+  trend?: { unit: string; current: number; previous: number; previousFrom: string; previousTo: string } | undefined;
+  /** The table's daily figure over the range. */
+  daily?: DayValue[] | undefined;
   csvHref: string;
 }
 
@@ -105,6 +110,13 @@ function FilterForm({ filter }: { filter: InsightsFilterModel }) {
   );
 }
 
+/** The range's total against the previous range's, in words (the figures are the daily chart's). */
+export function trendText(t: NonNullable<InsightsTableModel['trend']>): string {
+  const delta = Math.round((t.current - t.previous) * 10) / 10;
+  const change = delta === 0 ? 'no change' : `${delta > 0 ? 'up' : 'down'} ${Math.abs(delta)}${t.previous > 0 ? ` (${delta > 0 ? '+' : '−'}${(Math.abs(delta) / t.previous * 100).toFixed(1)}%)` : ''}`;
+  return `${t.current} ${t.unit} in this range; ${t.previous} in the previous ${t.previousFrom} to ${t.previousTo}: ${change}.`;
+}
+
 function TableSection({ table }: { table: InsightsTableModel }) {
   const headingId = `insights-${table.id}`;
   const bars: Bar[] = table.rows.slice(0, CHART_BARS).map((row) => ({
@@ -114,6 +126,7 @@ function TableSection({ table }: { table: InsightsTableModel }) {
     <section className="insights-table" aria-labelledby={headingId} id={table.id}>
       <h2 id={headingId}>{table.title}</h2>
       <p>{table.about}</p>
+      {table.trend ? <p className="insights-trend">{trendText(table.trend)}</p> : null}
       {table.rows.length === 0 ? <p className="insights-empty">Nothing recorded for these filters.</p> : (
         <div className="insights-pair">
           <figure className="insights-figure">
@@ -143,6 +156,9 @@ function TableSection({ table }: { table: InsightsTableModel }) {
           </div>
         </div>
       )}
+      {table.daily && table.trend && table.trend.current > 0 ? (
+        <DailyChart id={`daily-${table.id}`} title={`${table.title}: ${table.trend.unit} per day`} days={table.daily} unit={table.trend.unit} />
+      ) : null}
       <p><a href={table.csvHref} download>Download {table.title.toLowerCase()} as CSV</a></p>
     </section>
   );

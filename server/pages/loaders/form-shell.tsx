@@ -28,8 +28,8 @@ export const formShellLoader = (ctx: LoaderContext): Loader => async (request, e
   const target = targetOf(entry);
   const prepared = target ? await prepare(ctx.app, request, target, ctx.config) : undefined;
   if (target && prepared) {
-    const query = request.query as { page?: unknown; reason?: unknown };
-    const about = await aboutOf(ctx.app, query.page, query.reason);
+    const query = request.query as { page?: unknown; reason?: unknown; search?: unknown };
+    const about = await aboutOf(ctx.app, query.page, query.reason, query.search);
     const model = await formPageModel(ctx.app, request, c, target, prepared, about, {}, ctx.config, {
       partnerPortalHref: shell === 'partnerContact' ? c.siteLinks.partnerPortal : undefined, otherContacts: others,
     });

@@ -14,6 +14,7 @@ import type { SupportFormKind, SupportFormModel } from '../../../views/pages/sup
 import type { RequestContext } from '../store.ts';
 import { formsById, productChoices, showForm, type Lang, type ProductChoice, type ShownForm } from './definition.ts';
 import { sizeText } from './attachments.ts';
+import { maskEmails } from '../../search/highlight.ts';
 
 /** The page types that carry a built-in form, and the request kind each stores. */
 export const FORM_KINDS: Partial<Record<Page['pageType'], SupportFormKind>> = {
@@ -47,6 +48,8 @@ export interface About {
   productId?: string | undefined;
   /** The hidden fields that carry it back on POST. */
   hidden: Record<string, string>;
+  /** The search whose results page led here (its contact link), masked: counted with the request. */
+  search?: string | undefined;
 }
 
 export function targetOf(entry: StoredEntry): FormTarget | undefined {
@@ -65,8 +68,13 @@ const SITE_PATH = /^\/(?![/\\])[^\s]{0,500}$/;
  * The page a request is about (report a problem, 'contact support about this page'): a published page of
  * this site, its id and product; and the feedback reason that led here, when it is one of the reasons.
  */
-export async function aboutOf(app: FastifyInstance, page: unknown, reason: unknown): Promise<About> {
+export async function aboutOf(app: FastifyInstance, page: unknown, reason: unknown, search?: unknown): Promise<About> {
   const about: About = { context: {}, hidden: {} };
+  if (typeof search === 'string' && search.trim() && search.length <= 200) {
+    const masked = maskEmails(search.trim());
+    about.search = masked;
+    about.hidden.search = masked;
+  }
   if (typeof page === 'string' && SITE_PATH.test(page)) {
     const path = page.split(/[?#]/)[0] as string;
     const entry = await app.content.byPath(path.length > 1 ? path.replace(/\/+$/, '') : path, { preview: false });

@@ -6,6 +6,9 @@ import { SupportFormFields, type SupportField } from '../../parts/support-form-f
 
 export type SupportFormKind = 'contact' | 'hotContact' | 'partnerContact' | 'statusPageContact' | 'fileDownload' | 'reportProblem';
 
+/** The form field the analytics script puts the visit's session id in, so a request joins its visit. */
+export const VISIT_FIELD = '_visit';
+
 export interface SupportFormModel {
   chrome: Chrome;
   kind: SupportFormKind;
@@ -90,6 +93,8 @@ export function SupportFormPage(model: SupportFormModel) {
             <input type="hidden" name="_csrf" value={form.csrf} />
             <input type="hidden" name="submission" value={form.submission} />
             {Object.entries(form.hidden).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />)}
+            {/* The visit, filled in by the analytics script when it runs (islands/analytics.ts): empty otherwise. */}
+            <input type="hidden" name={VISIT_FIELD} value="" data-analytics-visit="" />
             {/* Left empty by people: hidden from sight and from assistive technology (the honeypot). */}
             <div className="hp-field" aria-hidden="true">
               <label htmlFor="field-website">Website</label>
