@@ -1,7 +1,7 @@
 /**
  * npm run docs:reference: writes the reference pages of docs/ that the code decides, so they cannot
  * drift from it: every setting from server/config.ts's SETTINGS (the list the loader itself names
- * settings by), and every package.json script with what it does. A script without a description here,
+ * settings by), every package.json script with what it does, and the HTTP API (scripts/docs-http-api.ts). A script without a description here,
  * or a description of a script that is gone, stops it; test/docs/docs.test.ts checks the written pages
  * are what this makes.
  */
@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SETTINGS } from '../server/config.ts';
+import { HTTP_API_PAGE, httpApiReference, openApiDocument } from './docs-http-api.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const CONFIGURATION_PAGE = join(ROOT, 'docs/topics/reference/configuration-reference.md');
@@ -54,7 +55,7 @@ const COMMANDS: Record<string, Command[]> = {
   'bench:insights': [{ usage: '`npm run bench:insights [-- <raw events>]`', what: 'times every table of the insights sections over 200 000 raw events (see [Insights](../analytics/insights.md))' }],
   'docs': [{ usage: '`npm run docs`', what: 'this documentation as a help centre with live preview, on its own data directory (`.data-docs`) and port (`4100`): `docs/` is the content tree; regenerates the reference pages first' }],
   'docs:build': [{ usage: '`npm run docs:build [-- OUT]`', what: 'writes this documentation as static files for any web host into `OUT` (default `dist-docs/`): every page of the sitemap and every same-site page, stylesheet, script and file they link (`scripts/docs-build.ts`); set `PUBLIC_URL` to the address it will be served at. Forms, sign-in and searches other than the empty results page need the server' }],
-  'docs:reference': [{ usage: '`npm run docs:reference`', what: 'writes the configuration reference and this page from `server/config.ts` and `package.json` (`scripts/docs-reference.ts`)' }],
+  'docs:reference': [{ usage: '`npm run docs:reference`', what: 'writes the configuration reference and this page from `server/config.ts` and `package.json`, and the [HTTP API reference](http-api.md) from the routes\' OpenAPI document (`scripts/docs-reference.ts`)' }],
 };
 
 /** Variables the tests and benchmarks read; the server itself never does. */
@@ -110,6 +111,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     writeFileSync(CONFIGURATION_PAGE, configurationReference());
     writeFileSync(COMMANDS_PAGE, commandsReference());
+    writeFileSync(HTTP_API_PAGE, httpApiReference(await openApiDocument()));
   } catch (error) {
     console.error((error as Error).message);
     process.exit(1);

@@ -7,6 +7,7 @@ import { formatProblem } from '../../server/content/problems.ts';
 import { build, testDb } from '../helpers/build.ts';
 import { exportSite, fileFor, referencesIn } from '../../scripts/docs-build.ts';
 import { COMMANDS_PAGE, CONFIGURATION_PAGE, commandsReference, configurationReference, packageScripts } from '../../scripts/docs-reference.ts';
+import { HTTP_API_PAGE, OPENAPI_PATH, fieldRows, httpApiReference, typeOf, type OpenApiDocument } from '../../scripts/docs-http-api.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const DOCS = join(ROOT, 'docs');
@@ -119,4 +120,33 @@ t.test('the reference pages are what the code makes, and cover it exactly', asyn
   const commands = commandsReference();
   const missing = packageScripts().filter((s) => !commands.includes(s === 'start' || s === 'test' ? `\`npm ${s}` : `\`npm run ${s}`));
   t.same(missing, [], 'every package.json script is in the commands reference');
+});
+
+t.test('the HTTP API reference is the routes\' own OpenAPI document, every route of it', async (t) => {
+  const app = await build(t, { contentDir: DOCS, env: { IMPORT_ON_START: 'false' } });
+  const served = await app.inject(OPENAPI_PATH);
+  t.equal(served.statusCode, 200);
+  const doc = served.json() as OpenApiDocument;
+  const page = readFileSync(HTTP_API_PAGE, 'utf8');
+  t.equal(page, httpApiReference(doc), 'the page is what the served document makes (npm run docs:reference)');
+  const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `### ${method.toUpperCase()} ${path}`));
+  t.ok(operations.length >= 12, `${operations.length} operations`);
+  t.same(operations.filter((o) => !page.includes(`${o}\n`)), [], 'every operation has its section');
+  for (const path of ['/api/requests/{reference}', '/api/events', '/gateway/api/help-content/v2/search', '/readyz', '/assistant/stream']) {
+    t.ok(doc.paths[path], `${path} is described`);
+  }
+  t.match(page, /### GET \/api\/requests\/\{reference\}\n[\s\S]*?Authentication: `Authorization: Bearer …`/, 'the helpdesk calls say they need the token');
+  t.match(page, /\| `query` \| string \| yes \|/, 'the search body lists its fields from the schema');
+  t.match(page, /\| `status` \| `"open"`/, 'a union of literals reads as its values');
+  t.notMatch(page, /\/auth\/|\/admin\//, 'no sign-in or admin route: those are not the API');
+});
+
+t.test('schemas in words', async (t) => {
+  t.equal(typeOf({ anyOf: [{ const: 'a' }, { const: 'b' }] }), '`"a"` or `"b"`');
+  t.equal(typeOf({ type: 'array', items: { type: 'string' } }), 'array of string');
+  t.equal(typeOf({ type: ['string', 'null'] }), 'string or null');
+  t.equal(typeOf(undefined), 'any');
+  t.same(fieldRows({ type: 'object', required: ['a'], properties: { a: { type: 'string', maxLength: 3 }, b: { type: 'object', properties: { c: { type: 'integer', minimum: 1 } } } } }), [
+    '| `a` | string | yes | 0–3 characters |', '| `b` | object | no |  |', '| `b.c` | integer | no | 1 to ∞ |',
+  ]);
 });
