@@ -5,7 +5,7 @@ import t from 'tap';
 import { importContent } from '../../server/content/import.ts';
 import { formatProblem } from '../../server/content/problems.ts';
 import { build, testDb } from '../helpers/build.ts';
-import { exportSite, fileFor, referencesIn } from '../../scripts/docs-build.ts';
+import { STATIC_RESULTS, exportSearch, exportSite, fileFor, referencesIn, staticQueries, staticSearchScript } from '../../scripts/docs-build.ts';
 import { COMMANDS_PAGE, CONFIGURATION_PAGE, commandsReference, configurationReference, packageScripts } from '../../scripts/docs-reference.ts';
 import { HTTP_API_PAGE, OPENAPI_PATH, fieldRows, httpApiReference, typeOf, type OpenApiDocument } from '../../scripts/docs-http-api.ts';
 
@@ -108,6 +108,44 @@ t.test('docs/ imports without a problem, and every page and link of it answers',
     }
   }
   t.same([...new Set(dangling)], [], 'every same-site link of the written pages finds a file');
+
+  // Its search: the results of the index's queries, the results address listing them, the script.
+  const queries = await staticQueries(app);
+  t.ok(queries.length >= 20 && queries.length <= 200, `${queries.length} queries in the static index`);
+  t.notOk(queries.some((q) => q.length < 4 || /^(with|this|that|signpost)$/.test(q)), 'no short or common word');
+  const searches = await exportSearch(app, out, queries);
+  t.equal(searches.length, queries.length, 'every query has its results page');
+  const first = queries[0]!;
+  const results = readFileSync(join(out, fileFor(`${STATIC_RESULTS}${first}`, true)), 'utf8');
+  t.match(results, new RegExp(`Showing results for &quot;${first}&quot;|results for &quot;${first}&quot;`, 'i'), `the results of "${first}"`);
+  t.ok([...results.matchAll(/<a[^>]*data-position="1"[^>]*href="([^"]+)"|<a[^>]*href="([^"]+)"[^>]*data-position="1"/g)]
+    .some((m) => existsSync(join(out, fileFor((m[1] ?? m[2])!.replace(ORIGIN, ''), true)))), 'its first result is a page of the copy');
+  const index = readFileSync(join(out, 'search-results/index.html'), 'utf8');
+  t.match(index, `<a href="${STATIC_RESULTS}${first}/">${first}</a>`, 'the results address lists the queries: what a search without scripts lands on');
+  t.match(readFileSync(join(out, 'static-search.js'), 'utf8'), JSON.stringify(queries), 'the script knows the index');
+  const unresolved = searches.flatMap((page) => referencesIn(readFileSync(join(out, page), 'utf8'), ORIGIN)
+    .filter((ref) => !ref.includes('?') && !ref.startsWith('/auth') && !existsSync(join(out, fileFor(ref, true))) && !existsSync(join(out, fileFor(ref, false))))
+    .map((ref) => `${page} → ${ref}`));
+  t.same([...new Set(unresolved)], [], 'every same-site link of the results pages finds a file');
+});
+
+t.test('the static copy\'s search script goes to the closest indexed query', async (t) => {
+  const script = staticSearchScript(['import', 'insights', 'deployment']);
+  const visited: string[] = [];
+  let listener: ((event: unknown) => void) | undefined;
+  class HTMLFormElement { constructor(readonly value: string) {} querySelector() { return { value: this.value }; } }
+  const context = {
+    HTMLFormElement, URLSearchParams,
+    location: { search: '', set href(to: string) { visited.push(to); } },
+    document: { addEventListener: (_: string, f: (event: unknown) => void) => { listener = f; }, getElementById: () => null },
+  };
+  new Function(...Object.keys(context), script)(...Object.values(context));
+  for (const typed of ['How do I Import a tree', 'deploy', 'zzz nothing']) {
+    let prevented = false;
+    listener?.({ target: new HTMLFormElement(typed), preventDefault: () => { prevented = true; } });
+    t.ok(prevented, `${typed}: the form does not go to the server`);
+  }
+  t.same(visited, [`${STATIC_RESULTS}import/`, `${STATIC_RESULTS}deployment/`, '/search-results/?missing=zzz%20nothing']);
 });
 
 t.test('the reference pages are what the code makes, and cover it exactly', async (t) => {
