@@ -1,7 +1,7 @@
 /**
  * npm run docs:reference: writes the reference pages of docs/ that the code decides, so they cannot
  * drift from it: every setting from server/config.ts's SETTINGS (the list the loader itself names
- * settings by), and every package.json script with what it does. A script without a description here,
+ * settings by), every package.json script with what it does, and the HTTP API (scripts/docs-http-api.ts). A script without a description here,
  * or a description of a script that is gone, stops it; test/docs/docs.test.ts checks the written pages
  * are what this makes.
  */
@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SETTINGS } from '../server/config.ts';
+import { HTTP_API_PAGE, httpApiReference, openApiDocument } from './docs-http-api.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const CONFIGURATION_PAGE = join(ROOT, 'docs/topics/reference/configuration-reference.md');
@@ -53,8 +54,8 @@ const COMMANDS: Record<string, Command[]> = {
   'bench:events': [{ usage: '`npm run bench:events [-- --seconds 4 --repeats 3 --rate 1000 --content DIR]`', what: 'analytics events accepted per second by `POST /api/events` and the rows stored (see [Analytics](../analytics/analytics.md))' }],
   'bench:insights': [{ usage: '`npm run bench:insights [-- <raw events>]`', what: 'times every table of the insights sections over 200 000 raw events (see [Insights](../analytics/insights.md))' }],
   'docs': [{ usage: '`npm run docs`', what: 'this documentation as a help centre with live preview, on its own data directory (`.data-docs`) and port (`4100`): `docs/` is the content tree; regenerates the reference pages first' }],
-  'docs:build': [{ usage: '`npm run docs:build [-- OUT]`', what: 'writes this documentation as static files for any web host into `OUT` (default `dist-docs/`): every page of the sitemap and every same-site page, stylesheet, script and file they link (`scripts/docs-build.ts`); set `PUBLIC_URL` to the address it will be served at. Forms, sign-in and searches other than the empty results page need the server' }],
-  'docs:reference': [{ usage: '`npm run docs:reference`', what: 'writes the configuration reference and this page from `server/config.ts` and `package.json` (`scripts/docs-reference.ts`)' }],
+  'docs:build': [{ usage: '`npm run docs:build [-- OUT]`', what: 'writes this documentation as static files for any web host into `OUT` (default `dist-docs/`): every page of the sitemap and every same-site page, stylesheet, script and file they link (`scripts/docs-build.ts`); set `PUBLIC_URL` to the address it will be served at. Search comes along for a small index: the results of the words the titles use most (`/search-results/q/{word}/`), the results address listing them (where a search without scripts lands), and a script that sends the search form to the closest of them. Forms, sign-in, filters and other searches need the server' }],
+  'docs:reference': [{ usage: '`npm run docs:reference`', what: 'writes the configuration reference and this page from `server/config.ts` and `package.json`, and the [HTTP API reference](http-api.md) from the routes\' OpenAPI document (`scripts/docs-reference.ts`)' }],
 };
 
 /** Variables the tests and benchmarks read; the server itself never does. */
@@ -110,6 +111,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     writeFileSync(CONFIGURATION_PAGE, configurationReference());
     writeFileSync(COMMANDS_PAGE, commandsReference());
+    writeFileSync(HTTP_API_PAGE, httpApiReference(await openApiDocument()));
   } catch (error) {
     console.error((error as Error).message);
     process.exit(1);

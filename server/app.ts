@@ -151,6 +151,23 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
     ...(opts.db ? { db: opts.db } : {}),
   });
   await fastify.register(contentPlugin, { contentDir: config.contentDir, importOnStart: config.importOnStart });
+  // The API's schemas, published as OpenAPI at /gateway/api/help-content/v2/openapi.json: registered before
+  // the plugins whose routes it describes, since it sees only routes declared after it.
+  await fastify.register(swagger, {
+    openapi: {
+      info: { title: 'Signpost help content API', version: '2' },
+      tags: [
+        { name: 'search', description: 'Search the published help content: what the results page and other clients call.' },
+        { name: 'assistant', description: "The assistant's answers as server-sent events, for the widget and the results' summary." },
+        { name: 'helpdesk', description: 'For the helpdesk that receives support requests: read a request, change its status. Every call needs `HELPDESK_TOKEN` as a bearer token.' },
+        { name: 'analytics', description: 'Events from the analytics script of the pages.' },
+        { name: 'session', description: "The signed-in visitor, for the pages' scripts (the session cookie)." },
+        { name: 'operations', description: 'Health checks for load balancers and orchestrators, and what crawlers read.' },
+      ],
+      components: { securitySchemes: { helpdeskToken: { type: 'http', scheme: 'bearer', description: 'the value of `HELPDESK_TOKEN`' } } },
+    },
+    hideUntagged: true,
+  });
   // First-party analytics (docs/ 'Analytics'): page views as pages go out, POST /api/events, the roll-up.
   await fastify.register(events, { config, clock: opts.clock });
   // Pages not found: logged, and counted per path and day for staff insights.
@@ -183,11 +200,6 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
   await fastify.register(contentFiles);
   await fastify.register(unavailablePlugin);
 
-  // The API's schemas, published as OpenAPI at /gateway/api/help-content/v2/openapi.json.
-  await fastify.register(swagger, {
-    openapi: { info: { title: 'Signpost help content API', version: '2' } },
-    hideUntagged: true,
-  });
   fastify.get('/gateway/api/help-content/v2/openapi.json', { schema: { hide: true } }, async () => fastify.swagger());
 
   await fastify.register(health);

@@ -145,7 +145,14 @@ export default async function assistantRoutes(app: FastifyInstance, opts: { conf
         { status: wait !== undefined ? 429 : error ? 503 : 200, cache: 'private' });
     });
 
-    app.get<{ Querystring: AskQuery }>(`${path}/stream`, { schema: { querystring: QuerySchema }, config: { ownQueue: true } }, async (request, reply) => {
+    app.get<{ Querystring: AskQuery }>(`${path}/stream`, {
+      config: { ownQueue: true },
+      schema: {
+        querystring: QuerySchema, tags: ['assistant'],
+        summary: path === ASSISTANT_PATH ? "The assistant's answer to a question, streamed" : "The results' AI summary of a search, streamed",
+        description: 'Server-sent events (`text/event-stream`): `text` pieces while a configured model streams, `reset` when its answer is abandoned for the quoted passages, then one `answer` with the whole answer and its citations; `failed` with a message when it cannot answer. Who may ask is decided by the flags: a visitor is sent to sign in (303), anyone else not allowed gets 404. 429 with `Retry-After` past the hourly limits, 400 without a question.',
+      },
+    }, async (request, reply) => {
       if (!(await admit(request, reply, await access(request), path))) return reply;
       const question = (request.query.q ?? '').trim();
       const lang = assistantLanguage(request.query.lang);

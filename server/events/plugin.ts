@@ -13,7 +13,7 @@ import { isApiUrl } from '../http/http-error.ts';
 import { maskEmails } from '../search/highlight.ts';
 import { stringsFor } from '../../views/i18n/catalogue.tsx';
 import type { EventType } from './catalogue.ts';
-import { BatchSchema, MAX_BATCH_BYTES, checkEvent, type Refusal, VISIT_ID } from './schemas.ts';
+import { BatchSchema, MAX_BATCH_BYTES, MAX_BATCH_EVENTS, checkEvent, type Refusal, VISIT_ID } from './schemas.ts';
 import { EventWriter, type EventRow, type WriterOptions } from './store.ts';
 import { rollUp } from './rollup.ts';
 import { NetworkAllowance } from './allowance.ts';
@@ -182,7 +182,13 @@ async function events(app: FastifyInstance, opts: EventsOptions) {
     });
     // Under overload a batch is shed before any page render: counts matter less than readers, and the
     // client keeps nothing waiting on the answer (a beacon's is never read, a fetch's failure is logged).
-    scope.post(EVENTS_PATH, { bodyLimit: MAX_BATCH_BYTES, schema: { hide: true }, config: { expensive: true } }, async (request, reply) => {
+    scope.post(EVENTS_PATH, {
+      bodyLimit: MAX_BATCH_BYTES, config: { expensive: true },
+      schema: {
+        tags: ['analytics'], summary: 'Record a batch of analytics events',
+        description: `What the analytics script sends (as JSON, or as text/plain holding JSON, as \`navigator.sendBeacon\` sends it): \`{sessionId?, persistentId?, events: [{type, at?, path, key?, value?, term?, queryId?, data?}]}\`, at most ${MAX_BATCH_EVENTS} events and ${MAX_BATCH_BYTES / 1024} KB. 202 with how many were accepted and why others were refused (each by index, reason and field); 204 when the visitor is not counted (Do-Not-Track, Global Privacy Control, a bot, analytics off); 400 for a body that is not a batch. Only the event types the script records are accepted (see the analytics page).`,
+      },
+    }, async (request, reply) => {
       reply.header('cache-control', 'no-store');
       if (!counts(request)) return reply.code(204).send();
       const body: unknown = request.body;

@@ -28,7 +28,7 @@ function withoutNulls(attributes: Record<string, unknown> | undefined): Record<s
 }
 
 export default async function customerContextApi(app: FastifyInstance, opts: ApiOptions) {
-  app.get('/gateway/api/customer-context/user/auth', async (request, reply) => {
+  app.get('/gateway/api/customer-context/user/auth', { schema: { tags: ['session'], summary: 'The signed-in visitor', description: "Who is signed in (name, e-mail, account, roles) as the pages' scripts need it; 401 when nobody is. `Cache-Control: private, no-store`." } }, async (request, reply) => {
     const user = request.user;
     if (!user) return unauthorized(reply);
     return privateReply(reply).send({
@@ -40,7 +40,7 @@ export default async function customerContextApi(app: FastifyInstance, opts: Api
   });
 
   // Spec §8: on any failure the page uses an empty object, so a failure here answers one too.
-  app.get('/gateway/api/customer-context/customer/cohort/csm-experiment', async (request, reply) => {
+  app.get('/gateway/api/customer-context/customer/cohort/csm-experiment', { schema: { tags: ['session'], summary: "The signed-in visitor's experiment attributes", description: 'The attributes the flag rules read for the signed-in account; 401 when nobody is signed in.' } }, async (request, reply) => {
     const user = request.user;
     if (!user) return unauthorized(reply);
     let attributes: Record<string, string | number | boolean> = {};
@@ -53,7 +53,7 @@ export default async function customerContextApi(app: FastifyInstance, opts: Api
     return privateReply(reply).send({ data: { attributes } });
   });
 
-  app.get('/gateway/api/session/heartbeat', async (request, reply) => {
+  app.get('/gateway/api/session/heartbeat', { schema: { tags: ['session'], summary: 'Is the session still on', description: "204 while the session is valid, 401 once it has ended (signed out elsewhere, expired): the pages' session watch tells the visitor." } }, async (request, reply) => {
     if (!request.user) return unauthorized(reply);
     return privateReply(reply).code(204).send();
   });

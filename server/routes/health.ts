@@ -35,12 +35,18 @@ async function contentCheck(app: FastifyInstance): Promise<Check> {
  * says where reads go (`reads`: replicas by their place in DATABASE_READ_URL, no host or credentials).
  */
 export default async function health(app: FastifyInstance) {
-  app.get('/healthz', { config: { exemptFromShedding: true } }, async (_request, reply) => {
+  app.get('/healthz', {
+    config: { exemptFromShedding: true },
+    schema: { tags: ['operations'], summary: 'Liveness: the process answers', description: 'Always `{"status":"ok"}` while the process serves requests; it touches nothing else, so a slow database never gets a live instance restarted. `Cache-Control: no-store`.' },
+  }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     return { status: 'ok' };
   });
 
-  app.get('/readyz', { config: { exemptFromShedding: true } }, async (_request, reply) => {
+  app.get('/readyz', {
+    config: { exemptFromShedding: true },
+    schema: { tags: ['operations'], summary: 'Readiness: the instance should receive traffic', description: '200 `{"status":"ready","checks":{…}}` when the database answers (within 2 s), content is stored, the instance is not shutting down and not overloaded; otherwise 503 with `Retry-After: 5` and each failing check named in `checks`. With read replicas, `reads` says where reads go. `Cache-Control: no-store`.' },
+  }, async (_request, reply) => {
     const [database, content] = await Promise.all([databaseCheck(app), contentCheck(app)]);
     const checks: Record<string, Check> = { database, content };
     if (app.isDraining()) checks.shutdown = 'shutting down';

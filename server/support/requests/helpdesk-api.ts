@@ -51,7 +51,12 @@ export default async function helpdeskApi(app: FastifyInstance, opts: { config: 
     reply.code(404).send({ statusCode: 404, error: 'NOT_FOUND', message: 'There is no request with this reference.' });
 
   app.get<{ Params: Params }>('/api/requests/:reference', {
-    onRequest: authorize, schema: { params: ParamsSchema }, config: { rateLimit },
+    onRequest: authorize, config: { rateLimit },
+    schema: {
+      tags: ['helpdesk'], security: [{ helpdeskToken: [] }], params: ParamsSchema,
+      summary: 'Read a support request',
+      description: 'The request as stored: its fields, context, status, attachments (names, types, sizes) and updates. 401 without the token (before anything is looked up), 404 for an unknown reference.',
+    },
   }, async (request, reply) => {
     const ref = request.params.reference;
     const stored = reference.test(ref) ? await app.supportRequests.get(ref) : undefined;
@@ -61,7 +66,12 @@ export default async function helpdeskApi(app: FastifyInstance, opts: { config: 
   });
 
   app.post<{ Params: Params; Body: StatusBody }>('/api/requests/:reference/status', {
-    onRequest: authorize, bodyLimit: 16 * 1024, schema: { params: ParamsSchema, body: StatusBodySchema }, config: { rateLimit },
+    onRequest: authorize, bodyLimit: 16 * 1024, config: { rateLimit },
+    schema: {
+      tags: ['helpdesk'], security: [{ helpdeskToken: [] }], params: ParamsSchema, body: StatusBodySchema,
+      summary: "Change a support request's status",
+      description: 'Sets the status, with an optional note the requester sees on the request page. 401 without the token, 404 for an unknown reference, 400 for a status that is not one of the list.',
+    },
   }, async (request, reply) => {
     const ref = request.params.reference;
     const { status } = request.body;
