@@ -147,7 +147,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
   });
   await fastify.register(dbPlugin, {
     databaseUrl: config.databaseUrl, dataDir: config.dataDir, readUrls: config.databaseReadUrls, readMaxLagMs: config.databaseReadMaxLagMs,
-    readTimeoutMs: config.databaseReadTimeoutMs,
+    readTimeoutMs: config.databaseReadTimeoutMs, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb,
     ...(opts.db ? { db: opts.db } : {}),
   });
   await fastify.register(contentPlugin, { contentDir: config.contentDir, importOnStart: config.importOnStart });

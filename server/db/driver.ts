@@ -33,6 +33,8 @@ export interface DbOptions {
    * that dies takes an in-memory database with it, and its replacement starts empty).
    */
   pgliteDir: string;
+  /** PostgreSQL's shared_buffers for PGlite, in MB (PGlite's default when not given). */
+  pgliteSharedBuffersMb?: number | undefined;
   /** What happens to PGlite's worker thread, for the log. */
   pglite?: PgliteEvents;
   /** With `memory://`: a data directory (`PgliteDb.dump()`) the database starts as. */
@@ -40,7 +42,7 @@ export interface DbOptions {
 }
 
 export async function openDb(options: DbOptions): Promise<Db> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.pgliteDir, options.pglite, options.pgliteTemplate);
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.pgliteDir, options.pglite, options.pgliteTemplate, { sharedBuffersMb: options.pgliteSharedBuffersMb });
 }
 
 export function pgliteDirFor(dataDir: string): string {

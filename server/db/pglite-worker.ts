@@ -12,7 +12,7 @@ import { primitiveFields, serializeError, type PgliteWasm, type Reply, type Requ
 
 const port = parentPort;
 if (!port) throw new Error('pglite-worker runs as a worker thread');
-const { dir, template, wasm } = workerData as { dir: string; template?: Uint8Array; wasm?: PgliteWasm };
+const { dir, template, wasm, sharedBuffersMb } = workerData as { dir: string; template?: Uint8Array; wasm?: PgliteWasm; sharedBuffersMb?: number };
 
 const isDatabaseError = (error: Error) => error instanceof messages.DatabaseError;
 
@@ -150,6 +150,9 @@ function asBlob(bytes: Uint8Array): Blob {
 const opening = PGlite.create(dir, {
   extensions: { pg_trgm },
   ...byteaHex,
+  // A smaller buffer cache than PostgreSQL's 128 MB: PGlite's memory only grows, and pages it does not hold
+  // come from the operating system's file cache (PGLITE_SHARED_BUFFERS_MB).
+  ...(sharedBuffersMb ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`] } : {}),
   ...(template ? { loadDataDir: asBlob(template) } : {}),
   ...(wasm ? { pgliteWasmModule: wasm.pglite, initdbWasmModule: wasm.initdb, fsBundle: asBlob(wasm.fsBundle) } : {}),
 });

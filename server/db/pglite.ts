@@ -48,7 +48,13 @@ interface Running {
  * `template` (for `memory://` only) is a data directory from `PgliteDb.dump()` the database starts as,
  * instead of an empty one: tests start each database from one migrated copy.
  */
-export async function openPglite(dir: string, events: PgliteEvents = {}, template?: Uint8Array): Promise<PgliteDb> {
+/** How the worker starts PostgreSQL. */
+export interface PgliteSettings {
+  /** shared_buffers in MB; PGlite's default (128) when not given. */
+  sharedBuffersMb?: number | undefined;
+}
+
+export async function openPglite(dir: string, events: PgliteEvents = {}, template?: Uint8Array, settings: PgliteSettings = {}): Promise<PgliteDb> {
   if (template && !dir.startsWith('memory://')) throw new Error('a PGlite template is for an in-memory database only');
   let release = async () => {};
   if (!dir.startsWith('memory://')) {
@@ -62,7 +68,7 @@ export async function openPglite(dir: string, events: PgliteEvents = {}, templat
     // so a server on PostgreSQL never loads PGlite.
     const { messages } = await import('@electric-sql/pglite');
     const url = await workerUrl('pglite-worker', new URL('./pglite-worker.ts', import.meta.url));
-    const db = new PgliteDb(dir, url, release, events, messages.DatabaseError, template, await pgliteWasm());
+    const db = new PgliteDb(dir, url, release, events, messages.DatabaseError, template, await pgliteWasm(), settings);
     await db.start();
     return db;
   } catch (error) {
@@ -113,6 +119,7 @@ export class PgliteDb implements Db {
     private readonly DatabaseError: DatabaseErrorClass,
     private readonly template: Uint8Array | undefined,
     private readonly wasm: PgliteWasm,
+    private readonly settings: PgliteSettings = {},
   ) {}
 
   /** The worker now serving (tests stop it to check recovery). */
@@ -227,7 +234,7 @@ export class PgliteDb implements Db {
   }
 
   private spawn(): Promise<void> {
-    const worker = new Worker(this.url, { workerData: { dir: this.dir, template: this.template, wasm: this.wasm } });
+    const worker = new Worker(this.url, { workerData: { dir: this.dir, template: this.template, wasm: this.wasm, sharedBuffersMb: this.settings.sharedBuffersMb } });
     const running: Running = { worker, pending: new Map(), ready: false };
     hold(running);
     this.running = running;

@@ -20,6 +20,8 @@ export interface DbPluginOptions {
   readMaxLagMs?: number | undefined;
   /** DATABASE_READ_TIMEOUT_MS: a replica read with no answer in this time runs on the primary. */
   readTimeoutMs?: number | undefined;
+  /** PGLITE_SHARED_BUFFERS_MB: the embedded database's buffer cache. */
+  pgliteSharedBuffersMb?: number | undefined;
   /** An already open database (tests); it is migrated but not closed by the app. */
   db?: Db;
 }
@@ -30,6 +32,7 @@ export default fp<DbPluginOptions>(async (app, opts) => {
   const db = opts.db ?? (await openDb({
     databaseUrl: opts.databaseUrl,
     pgliteDir: pgliteDirFor(opts.dataDir),
+    pgliteSharedBuffersMb: opts.pgliteSharedBuffersMb,
     pglite: {
       onWorkerExit: (error) => app.log.error({ err: error }, 'the PGlite worker stopped; starting a new one'),
       onWorkerRestart: () => app.log.info('the PGlite worker is serving again'),

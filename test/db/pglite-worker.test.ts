@@ -264,3 +264,14 @@ t.test('a script that forgets to close still ends', async (t) => {
   t.equal(code, 0, 'exits by itself');
   t.match(out, '[{"n":2}]', 'after its query was answered');
 });
+
+t.test('the buffer cache is PGLITE_SHARED_BUFFERS_MB, 16 MB unless set; a bad value stops start-up naming it', async (t) => {
+  const { loadConfig } = await import('../../server/config.ts');
+  t.equal(loadConfig({}).pgliteSharedBuffersMb, 16);
+  t.equal(loadConfig({ PGLITE_SHARED_BUFFERS_MB: '64' }).pgliteSharedBuffersMb, 64);
+  for (const bad of ['0', 'lots', '4096']) t.throws(() => loadConfig({ PGLITE_SHARED_BUFFERS_MB: bad }), { message: /PGLITE_SHARED_BUFFERS_MB/ }, bad);
+  const small = await openDb({ pgliteDir: 'memory://', pgliteSharedBuffersMb: 8 });
+  t.teardown(() => small.close());
+  t.same(await small.query(`select current_setting('shared_buffers') as size`), [{ size: '8MB' }], 'the worker starts PostgreSQL with it');
+  t.same(await shared.query(`select current_setting('shared_buffers') as size`), [{ size: '128MB' }], "without it, PGlite's own default");
+});
