@@ -19,6 +19,7 @@ export interface AnswerView {
   /** Why the model's answer is not shown, in words. */
   notice?: string | undefined;
   contactHref?: string | undefined;
+  searchHref?: string | undefined;
 }
 
 export interface AnswerStrings {
@@ -26,6 +27,7 @@ export interface AnswerStrings {
   fromTheHelpContent: string;
   nothingFound: string;
   askSupport: string;
+  searchInstead: string;
 }
 
 export function AssistantAnswer({ answer, strings, headingLevel = 2 }: {
@@ -36,6 +38,7 @@ export function AssistantAnswer({ answer, strings, headingLevel = 2 }: {
     return (
       <div className="assistant-answer">
         <p>{strings.nothingFound}</p>
+        {answer.searchHref ? <p><a href={answer.searchHref}>{strings.searchInstead}</a></p> : null}
         {answer.contactHref ? <p><a href={answer.contactHref}>{strings.askSupport}</a></p> : null}
       </div>
     );
