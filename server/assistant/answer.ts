@@ -10,6 +10,7 @@ import type { Db } from '../db/driver.ts';
 import { maskEmails } from '../search/highlight.ts';
 import type { Gate } from '../http/gate.ts';
 import { generate, GenerationError, type ModelConfig } from './generate.ts';
+import { choose } from './choose.ts';
 import { retrieve, type Retrieved } from './retrieve.ts';
 
 /** Where 'ask support' goes; the form fills its subject from `subject` (server/support/forms/page.tsx). */
@@ -38,6 +39,8 @@ export interface Answer {
   notice?: 'slow' | 'unavailable' | 'failed' | 'busy';
   /** The contact form with the question filled in, when nothing relevant was found. */
   contactHref?: string;
+  /** The search results for the question, when nothing relevant was found. */
+  searchHref?: string;
 }
 
 export interface AnswerOptions {
@@ -72,15 +75,27 @@ export function contactHrefOf(question: string, search?: string): string {
   return `${CONTACT_PATH}?${new URLSearchParams({ subject: question.slice(0, 200), ...(search ? { search: search.slice(0, 200) } : {}) })}`;
 }
 
+/** Where the refusal's search link goes. */
+export const SEARCH_RESULTS_PATH = '/search-results/';
+
+export function searchHrefOf(question: string): string {
+  return `${SEARCH_RESULTS_PATH}?${new URLSearchParams({ searchTerm: question.slice(0, 200) })}`;
+}
+
 export async function answer(db: Db, rawQuestion: string, options: AnswerOptions = {}): Promise<Answer> {
   const started = performance.now();
   const question = rawQuestion.replace(/\s+/g, ' ').trim().slice(0, MAX_QUESTION);
   const retrieval = () => retrieve(db, question, { limit: options.limit ?? 3, language: options.language });
-  const found = (await (options.searches ? options.searches.run(retrieval) : retrieval())).filter(relevant);
-  const citations = found.map((p) => ({ title: p.title, heading: p.heading, url: p.url, quote: quoteOf(p.text) }));
+  const retrieved = (await (options.searches ? options.searches.run(retrieval) : retrieval())).filter(relevant);
+  // The passage whose sentence answers the question's kind leads, quoted at that sentence; below
+  // the confidence no passage is shown rather than quotes unrelated to the question.
+  const choice = choose(question, retrieved);
+  const found = choice ? [choice.passage, ...retrieved.filter((p) => p !== choice.passage)] : [];
+  const citations = found.map((p) => ({ title: p.title, heading: p.heading, url: p.url,
+    quote: p === choice?.passage ? choice.quote : quoteOf(p.text) }));
   let result: Answer;
   if (found.length === 0) {
-    result = { question, mode: 'nothing', citations: [], contactHref: contactHrefOf(question) };
+    result = { question, mode: 'nothing', citations: [], contactHref: contactHrefOf(question), searchHref: searchHrefOf(question) };
   } else if (!options.model) {
     result = { question, mode: 'extractive', citations };
   } else {

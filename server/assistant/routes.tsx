@@ -42,7 +42,7 @@ export function modelOf(config: AssistantConfig): ModelConfig | undefined {
 
 export function answerView(a: Answer, lang: AssistantLanguage = 'en'): AnswerView {
   return { question: a.question, mode: a.mode, text: a.text, citations: a.citations,
-    notice: a.notice ? stringsFor(lang).assistant.notices[a.notice] : undefined, contactHref: a.contactHref };
+    notice: a.notice ? stringsFor(lang).assistant.notices[a.notice] : undefined, contactHref: a.contactHref, searchHref: a.searchHref };
 }
 
 const QuerySchema = {

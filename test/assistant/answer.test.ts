@@ -60,6 +60,7 @@ t.test('over the sample content', async (t) => {
     t.equal(a.mode, 'nothing');
     t.same(a.citations, []);
     t.equal(a.contactHref, '/contact?subject=banana+bread+recipe+with+walnuts');
+    t.equal(a.searchHref, '/search-results/?searchTerm=banana+bread+recipe+with+walnuts');
   });
 
   t.test('the contact form offered takes the question as its subject', async (t) => {

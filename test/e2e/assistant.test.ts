@@ -40,6 +40,10 @@ t.test('the assistant in a real browser, with JavaScript and without', async (t)
       const page = await signedIn(browser, base, path, 'blocked');
       if (path.startsWith('/search-results')) await page.locator('.ai-summary > summary').click();
       t.same(await axeViolations(page), [], `${path}, no scripts: no WCAG A/AA violations`);
+      if (path.includes('banana')) {
+        t.equal(await page.locator('.assistant-answer a[href="/search-results/?searchTerm=banana+bread"]').count(), 1, 'the refusal links to search');
+        t.equal(await page.locator('.assistant-answer a[href="/contact?subject=banana+bread"]').count(), 1, 'the refusal links to the contact form');
+      }
       await page.context().close();
     }
     const results = await signedIn(browser, base, '/search-results/?searchTerm=install+widget', 'off');

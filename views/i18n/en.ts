@@ -391,6 +391,7 @@ export const en = {
       fromTheHelpContent: 'From the help content:',
       nothingFound: 'We could not find an answer to that in the help content.',
       askSupport: 'Ask our support team',
+      searchInstead: 'Search the help centre for it',
     },
     /** Why the model's answer is not shown: the passages are shown instead. */
     notices: {

@@ -373,6 +373,7 @@ export const ja: Strings = {
       fromTheHelpContent: 'ヘルプコンテンツより:',
       nothingFound: 'ヘルプコンテンツにこの質問への回答が見つかりませんでした。',
       askSupport: 'サポートチームに問い合わせる',
+      searchInstead: 'ヘルプセンターで検索する',
     },
     notices: {
       slow: 'AI モデルの応答に時間がかかりすぎたため、ヘルプコンテンツから関連性の高い箇所を表示しています。',

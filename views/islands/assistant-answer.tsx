@@ -19,6 +19,8 @@ export interface AnswerView {
   /** Why the model's answer is not shown, in words. */
   notice?: string | undefined;
   contactHref?: string | undefined;
+  /** The results page for the question, offered with a refusal. */
+  searchHref?: string | undefined;
   /** The question's id as counted (analytics): the page's script reports the answer shown with it. */
   id?: string | undefined;
 }
@@ -28,6 +30,7 @@ export interface AnswerStrings {
   fromTheHelpContent: string;
   nothingFound: string;
   askSupport: string;
+  searchInstead: string;
 }
 
 export function AssistantAnswer({ answer, strings, headingLevel = 2 }: {
@@ -38,6 +41,7 @@ export function AssistantAnswer({ answer, strings, headingLevel = 2 }: {
     return (
       <div className="assistant-answer" data-assistant-id={answer.id}>
         <p>{strings.nothingFound}</p>
+        {answer.searchHref ? <p><a href={answer.searchHref}>{strings.searchInstead}</a></p> : null}
         {answer.contactHref ? <p><a href={answer.contactHref}>{strings.askSupport}</a></p> : null}
       </div>
     );

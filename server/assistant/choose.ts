@@ -1,0 +1,129 @@
+/**
+ * Choosing the answer among retrieved passages: each passage is split into sentences, and each
+ * sentence scores by the weighted share of the question's content words it holds, plus a bonus
+ * when it carries what the question's kind asks for (how long: a duration; how many or how big: a
+ * number; why: a cause; how to: steps). The best sentence is quoted with its neighbours. The
+ * confidence is the weighted share of the question's content words the chosen passage (with its
+ * page title and heading) holds; below MIN_CONFIDENCE the assistant says it found no answer.
+ */
+
+export type QuestionKind = 'duration' | 'quantity' | 'reason' | 'steps' | 'other';
+
+export interface Candidate {
+  title: string;
+  heading: string | null;
+  text: string;
+}
+
+export interface Choice<P extends Candidate> {
+  passage: P;
+  /** The best sentence with its neighbours. */
+  quote: string;
+  kind: QuestionKind;
+  /** 0 to 1: the weighted share of the question's content words the passage holds. */
+  confidence: number;
+}
+
+/** Below this confidence the assistant refuses rather than quote an unrelated passage. */
+export const MIN_CONFIDENCE = 0.5;
+/** Added to a sentence's score when it carries what the question's kind asks for. */
+const KIND_BONUS = 0.35;
+const QUOTE_MAX = 360;
+
+const STOP = new Set(('a an the and or but if then of to in on at by for with from into about as is are was were be been being '
+  + 'do does did doing done have has had can could should would will shall may might must i me my we our you your it its '
+  + 'this that these those there here what which who whom whose when where why how much many long big large small '
+  + 'any some all no not there get got make need want please tell know way possible able').split(' '));
+
+export function kindOf(question: string): QuestionKind {
+  const q = question.toLowerCase();
+  if (/\bhow (long|soon|quickly|often)\b|\bwhen (will|does|do|is)\b|\bwhat time\b/.test(q)) return 'duration';
+  if (/\bhow (many|much|big|large|small|heavy|far|high|wide|tall|fast)\b|\bwhat (size|limit|maximum|minimum)\b|\b(max|maximum|limit)\b/.test(q)) return 'quantity';
+  if (/\bwhy\b|\bwhat causes\b|\bfor what reason\b/.test(q)) return 'reason';
+  if (/\bhow (do|can|should|to)\b|\bsteps?\b|\bway to\b/.test(q)) return 'steps';
+  return 'other';
+}
+
+/** A crude stem: enough that 'schedules', 'scheduled' and 'scheduling' meet. */
+export function stem(word: string): string {
+  let w = word.toLowerCase();
+  for (const suffix of ['ing', 'ed', 'es', 's']) {
+    if (w.length > suffix.length + 3 && w.endsWith(suffix)) { w = w.slice(0, -suffix.length); break; }
+  }
+  return w.endsWith('e') && w.length > 4 ? w.slice(0, -1) : w;
+}
+
+const wordsOf = (text: string) => (text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []);
+
+export function contentWords(text: string): string[] {
+  return [...new Set(wordsOf(text).filter((w) => !STOP.has(w) && w.length > 1).map(stem))];
+}
+
+export function sentencesOf(text: string): string[] {
+  return text.replace(/\r/g, '').split(/\n{2,}|\n(?=\s*(?:[-*+]|\d+[.)])\s)|(?<=[.!?])\s+(?=[A-Z0-9`"'(])/)
+    .map((s) => s.replace(/\s+/g, ' ').trim()).filter((s) => s.length > 0);
+}
+
+const DURATION = /\b\d+(?:[.,]\d+)?\s*(?:-|to)?\s*\d*\s*(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|ms|s)\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|thirty|sixty)\s+(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b|\b(?:immediately|instantly|overnight|daily|weekly|monthly|hourly)\b/i;
+const QUANTITY = /\b\d+(?:[.,]\d+)?\s*(?:%|kb|mb|gb|tb|kg|g|lbs?|cm|mm|m|km|items?|users?|seats?|requests?|connections?|characters?|files?|pages?|times?)?\b|\b(?:unlimited|up to|at most|at least|no more than|maximum|minimum)\b/i;
+const REASON = /\b(?:because|cause[sd]?|due to|since|so that|in order to|reason|results? in|prevents?|otherwise)\b/i;
+const STEPS = /^(?:\d+[.)]\s|[-*+]\s)|^(?:run|open|click|select|go|choose|enter|set|add|use|call|pass|install|create|type|press|import|configure|enable|disable)\b|`[^`]+`|\$ /i;
+
+export function carries(kind: QuestionKind, sentence: string): boolean {
+  switch (kind) {
+    case 'duration': return DURATION.test(sentence);
+    case 'quantity': return QUANTITY.test(sentence);
+    case 'reason': return REASON.test(sentence);
+    case 'steps': return STEPS.test(sentence);
+    default: return false;
+  }
+}
+
+/** Rarer words weigh more: a word's weight falls with how many candidates hold it. */
+function weightsOf(words: string[], candidates: readonly Candidate[]): Map<string, number> {
+  const bags = candidates.map((c) => new Set(contentWords(`${c.title} ${c.heading ?? ''} ${c.text}`)));
+  const n = Math.max(bags.length, 1);
+  return new Map(words.map((w) => [w, Math.log(1 + (n + 1) / (1 + bags.filter((b) => b.has(w)).length))]));
+}
+
+function share(words: string[], weights: Map<string, number>, bag: Set<string>): number {
+  const total = words.reduce((sum, w) => sum + (weights.get(w) ?? 0), 0);
+  if (total === 0) return 0;
+  return words.reduce((sum, w) => sum + (bag.has(w) ? (weights.get(w) ?? 0) : 0), 0) / total;
+}
+
+function quoteAround(sentences: string[], best: number): string {
+  let quote = sentences[best] ?? '';
+  for (const i of [best + 1, best - 1]) {
+    const s = sentences[i];
+    if (s === undefined) continue;
+    const joined = i > best ? `${quote} ${s}` : `${s} ${quote}`;
+    if (joined.length <= QUOTE_MAX) quote = joined;
+  }
+  return quote.length <= QUOTE_MAX ? quote : `${quote.slice(0, QUOTE_MAX - 1).replace(/\s+\S*$/, '')}…`;
+}
+
+/** The passage and sentence that answer the question, or null when none is confident enough. */
+export function choose<P extends Candidate>(question: string, candidates: readonly P[], minConfidence = MIN_CONFIDENCE): Choice<P> | null {
+  const words = contentWords(question);
+  if (words.length === 0 || candidates.length === 0) return null;
+  const kind = kindOf(question);
+  const weights = weightsOf(words, candidates);
+  let best: (Choice<P> & { score: number }) | null = null;
+  for (const passage of candidates) {
+    const confidence = share(words, weights, new Set(contentWords(`${passage.title} ${passage.heading ?? ''} ${passage.text}`)));
+    const sentences = sentencesOf(passage.text);
+    let top = -1;
+    let topScore = -1;
+    sentences.forEach((s, i) => {
+      const score = share(words, weights, new Set(contentWords(s))) + (carries(kind, s) ? KIND_BONUS : 0);
+      if (score > topScore) { top = i; topScore = score; }
+    });
+    if (top < 0) continue;
+    const score = confidence + topScore;
+    if (!best || score > best.score) best = { passage, quote: quoteAround(sentences, top), kind, confidence, score };
+  }
+  if (!best || best.confidence < minConfidence) return null;
+  const { score: _score, ...choice } = best;
+  return choice;
+}
