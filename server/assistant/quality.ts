@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import type { Db } from '../db/driver.ts';
-import { answer } from './answer.ts';
+import { answer, type Answer } from './answer.ts';
 
 export interface QualityQuestion {
   question: string;
@@ -33,4 +33,61 @@ export async function measureQuality(db: Db, questions: QualityQuestion[]): Prom
     if (!cited.some((url) => q.pages.includes(url))) misses.push({ question: q.question, cited });
   }
   return { share: (questions.length - misses.length) / questions.length, misses, ms };
+}
+
+/**
+ * A judged set (test/fixtures/assistant-judged.yaml): questions the content answers, each with a phrase
+ * the answer's first quote must hold, and questions it cannot answer, which must be refused.
+ */
+export interface JudgedSet {
+  answerable: { q: string; kind?: string; key: string }[];
+  unanswerable: string[];
+}
+
+export async function readJudged(file: string): Promise<JudgedSet> {
+  return parse(await readFile(file, 'utf8')) as JudgedSet;
+}
+
+export type Verdict = 'correct' | 'wrong' | 'refused' | 'shown';
+
+const plain = (text: string) => text.replace(/\*\*/g, '').replace(/\s+/g, ' ').toLowerCase();
+
+/**
+ * One answer judged: to an answerable question, 'correct' when it answers and its first quote holds the
+ * key phrase, 'refused' when it says it found nothing, else 'wrong'; to an unanswerable one (no key),
+ * 'refused' is right and anything shown is 'shown'.
+ */
+export function judge(a: Pick<Answer, 'mode' | 'citations'>, key: string | undefined): Verdict {
+  if (a.mode === 'nothing') return 'refused';
+  if (key === undefined) return 'shown';
+  return plain(a.citations[0]?.quote ?? '').includes(plain(key)) ? 'correct' : 'wrong';
+}
+
+export interface JudgedResult {
+  answerable: number;
+  correct: number;
+  refusedAnswerable: number;
+  unanswerable: number;
+  refused: number;
+  shown: number;
+  misses: string[];
+}
+
+export async function measureJudged(db: Db, set: JudgedSet): Promise<JudgedResult> {
+  const out: JudgedResult = { answerable: set.answerable.length, correct: 0, refusedAnswerable: 0, unanswerable: set.unanswerable.length, refused: 0, shown: 0, misses: [] };
+  for (const { q, key } of set.answerable) {
+    const a = await answer(db, q);
+    const verdict = judge(a, key);
+    if (verdict === 'correct') out.correct += 1;
+    else {
+      if (verdict === 'refused') out.refusedAnswerable += 1;
+      out.misses.push(`${verdict}: ${q} -> ${a.citations[0]?.url ?? 'no answer'}`);
+    }
+  }
+  for (const q of set.unanswerable) {
+    const a = await answer(db, q);
+    if (judge(a, undefined) === 'refused') out.refused += 1;
+    else { out.shown += 1; out.misses.push(`shown: ${q} -> ${a.citations[0]?.url}`); }
+  }
+  return out;
 }
