@@ -7,6 +7,7 @@ import pg from 'pg';
 import { loadConfig, trustProxyOption } from '../../server/config.ts';
 import { openDb, type Db } from '../../server/db/driver.ts';
 import { migrate } from '../../server/db/migrate.ts';
+import { migrations } from '../../server/db/migrations.ts';
 import type { PgliteDb } from '../../server/db/pglite.ts';
 import { DatabaseUnavailableError } from '../../server/db/unavailable.ts';
 import app, { serverOptions, type AppOptions } from '../../server/app.ts';
@@ -107,11 +108,16 @@ async function giveBack(db: PgliteDb): Promise<void> {
   else await db.close();
 }
 
-/** What the migrated templates depend on: the migrations (and, for PGlite, its version). */
+/**
+ * What the migrated templates depend on: the migrations this process runs (as loaded, not as the files
+ * on disk now, which may have been edited since the tests were built) and, for PGlite, its version.
+ */
 async function migrationsHash(files: string[]): Promise<string> {
   const root = join(import.meta.dirname, '../..');
   const hash = createHash('sha256');
-  for (const file of ['server/db/migrations.ts', 'server/db/migrate.ts', ...files]) hash.update(await readFile(join(root, file)));
+  hash.update(JSON.stringify(migrations.map((m) => [m.version, m.sql])));
+  hash.update(migrate.toString());
+  for (const file of files) hash.update(await readFile(join(root, file)));
   return hash.digest('hex').slice(0, 16);
 }
 
