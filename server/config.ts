@@ -101,6 +101,8 @@ export const ConfigSchema = Type.Object({
   supportWebhookSecret: Type.Optional(Type.String({ minLength: 16 })),
   /** Bearer token of the helpdesk's status endpoint (POST /api/requests/{reference}/status); unset, the endpoint refuses. */
   helpdeskToken: Type.Optional(Type.String({ minLength: 32 })),
+  /** Whether requesters are e-mailed (through SMTP_URL) when their request's status changes or it is answered. */
+  notifyRequesters: Type.Boolean(),
   /** Whether this instance runs the delivery worker (any number of instances may). */
   deliveryWorker: Type.Boolean(),
   /** Attempts per channel before a delivery is marked failed. */
@@ -200,6 +202,7 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'SUPPORT_WEBHOOK_URL', key: 'supportWebhookUrl', default: 'unset', meaning: 'requests are POSTed here as JSON, signed with an HMAC-SHA256 header' },
   { name: 'SUPPORT_WEBHOOK_SECRET', key: 'supportWebhookSecret', default: 'unset', meaning: 'the webhook signature\'s key (16+ characters); required with `SUPPORT_WEBHOOK_URL`' },
   { name: 'HELPDESK_TOKEN', key: 'helpdeskToken', default: 'unset', meaning: 'bearer token (32+ characters) of `POST /api/requests/{reference}/status`; unset, the endpoint refuses every call' },
+  { name: 'NOTIFY_REQUESTERS', key: 'notifyRequesters', default: '`true`', meaning: 'with `SMTP_URL`, the requester gets an e-mail (from `SUPPORT_MAIL_FROM`) when their request\'s status changes or staff or the helpdesk answer it, with a link back; `false` when the helpdesk tells them itself' },
   { name: 'DELIVERY_WORKER', key: 'deliveryWorker', default: '`true`', meaning: 'whether this instance delivers requests from the outbox (any number of instances may)' },
   { name: 'DELIVERY_MAX_ATTEMPTS', key: 'deliveryMaxAttempts', default: '`8`', meaning: 'attempts per channel before a delivery is marked failed' },
   { name: 'DELIVERY_BACKOFF_MS', key: 'deliveryBackoffMs', default: '`30000`', meaning: 'first retry delay; each further one doubles, with jitter' },
@@ -377,6 +380,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     supportWebhookUrl: env.SUPPORT_WEBHOOK_URL || undefined,
     supportWebhookSecret: env.SUPPORT_WEBHOOK_SECRET || undefined,
     helpdeskToken: env.HELPDESK_TOKEN || undefined,
+    notifyRequesters: bool('NOTIFY_REQUESTERS', env.NOTIFY_REQUESTERS, true),
     deliveryWorker: bool('DELIVERY_WORKER', env.DELIVERY_WORKER, true),
     deliveryMaxAttempts: num(env.DELIVERY_MAX_ATTEMPTS, 8),
     deliveryBackoffMs: num(env.DELIVERY_BACKOFF_MS, 30_000),

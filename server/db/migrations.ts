@@ -561,4 +561,47 @@ export const migrations: Migration[] = [
       alter table content_imports add column flags text;
     `,
   },
+  {
+    version: 19,
+    name: 'replies on support requests, notifications to requesters, what each account last saw',
+    sql: /* sql */ `
+      -- A request's conversation: replies by its requester, a named contact of its account, staff, or the
+      -- helpdesk (POST /api/requests/{reference}/comments). Written with their files and deliveries in
+      -- one transaction, like the request itself.
+      create table support_request_comments (
+        id               bigint generated always as identity primary key,
+        reference        text not null references support_requests (reference) on delete cascade,
+        -- Who wrote it: 'requester', 'contact', 'staff', 'helpdesk'.
+        author           text not null,
+        -- The signed-in account that wrote it (the issuer's subject); null for the helpdesk and link holders.
+        account_id       text,
+        author_name      text not null default '',
+        body             text not null,
+        -- The random key the reply form carried (a double submit stores one reply), or the helpdesk's own
+        -- id for the comment (a call sent again stores one comment).
+        submission_key   text,
+        created_at       timestamptz not null default now(),
+        unique (reference, submission_key)
+      );
+      create index support_request_comments_ref_idx on support_request_comments (reference, created_at, id);
+
+      -- A reply's files sit beside the request's own, marked with the reply they came with.
+      alter table support_request_attachments add column comment_id bigint references support_request_comments (id) on delete cascade;
+
+      -- One delivery per request and channel as before, one per reply and channel, and (channel
+      -- 'requester': the e-mail telling the requester) one per status change or answer they are told of.
+      alter table support_deliveries add column comment_id bigint references support_request_comments (id) on delete cascade;
+      alter table support_deliveries add column update_id bigint references support_request_updates (id) on delete cascade;
+      alter table support_deliveries drop constraint support_deliveries_reference_channel_key;
+      create unique index support_deliveries_once_idx on support_deliveries (reference, channel, coalesce(comment_id, 0), coalesce(update_id, 0));
+
+      -- When an account last opened a request's page: the list marks requests changed since.
+      create table support_request_views (
+        account_id       text not null,
+        reference        text not null references support_requests (reference) on delete cascade,
+        seen_at          timestamptz not null default now(),
+        primary key (account_id, reference)
+      );
+    `,
+  },
 ];

@@ -6,6 +6,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     formTokens: FormTokens;
     visitorIds: VisitorIds;
+    requestLinks: RequestLinks;
   }
 }
 
@@ -86,6 +87,24 @@ export class VisitorIds {
   }
 }
 
+/**
+ * The link that lets whoever holds it follow and answer one request without signing in (a request sent
+ * anonymously has no account to read it by): `/requests/{reference}?key=…`, a MAC of the reference. It
+ * is given on the confirmation page and in the mail the requester gets, and does not expire, as a
+ * helpdesk's own request links do not.
+ */
+export class RequestLinks {
+  constructor(private readonly secret: Buffer) {}
+
+  key(reference: string): string {
+    return mac(this.secret, `request-link:${reference}`).slice(0, 32);
+  }
+
+  verify(reference: string, key: unknown): boolean {
+    return typeof key === 'string' && /^[A-Za-z0-9_-]{32}$/.test(key) && sameText(key, this.key(reference));
+  }
+}
+
 function expandIPv6(ip: string): string[] {
   const [head = '', tail = ''] = ip.split('%')[0]!.split('::');
   const h = head ? head.split(':') : [];
@@ -108,4 +127,5 @@ export default fp<SecretsOptions>(async (app, opts) => {
   const secret = Buffer.from(rows[0]?.value ?? '', 'base64url');
   app.decorate('formTokens', new FormTokens(secret, opts.clock));
   app.decorate('visitorIds', new VisitorIds(secret));
+  app.decorate('requestLinks', new RequestLinks(secret));
 }, { name: 'secrets', dependencies: ['db'] });

@@ -370,6 +370,7 @@ export default async function formRoutes(app: FastifyInstance, { config }: { con
       <RequestSentPage chrome={chrome} reference={stored.reference} subject={stored.subject}
         email={stored.email || undefined} report={stored.kind === 'reportProblem'}
         requestHref={owner && signedIn ? `/requests/${stored.reference}` : undefined}
+        linkHref={`/requests/${stored.reference}?key=${app.requestLinks.key(stored.reference)}`}
         pageHref={stored.context.pageUrl} homeHref={chrome.lang === 'ja' ? '/ja' : '/'} />,
       { cache: 'private' },
     );

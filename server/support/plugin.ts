@@ -26,7 +26,8 @@ export function configuredChannels(config: Pick<Config, 'smtpUrl' | 'supportWebh
 
 export default fp<SupportOptions>(async (app, { config }) => {
   const channels = configuredChannels(config);
-  app.decorate('supportRequests', new RequestStore(app.db, { prefix: config.requestReferencePrefix, channels: () => channels }));
+  const notify = Boolean(config.smtpUrl) && config.notifyRequesters;
+  app.decorate('supportRequests', new RequestStore(app.db, { prefix: config.requestReferencePrefix, channels: () => channels, notify: () => notify }));
   await app.register(formRoutes, { config });
   await app.register(requestRoutes, { config });
   await app.register(delivery, { config });

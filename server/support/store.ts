@@ -10,8 +10,11 @@ import type { Db, Queryable } from '../db/driver.ts';
 /** The page a request was sent from (spec §2 contact and other form pages), plus report-a-problem. */
 export type RequestKind = 'contact' | 'hotContact' | 'partnerContact' | 'statusPageContact' | 'fileDownload' | 'reportProblem';
 
-/** Where a request is handed on: e-mail through SMTP_URL, a signed webhook to SUPPORT_WEBHOOK_URL. */
-export type Channel = 'email' | 'webhook';
+/**
+ * Where a request is handed on: e-mail through SMTP_URL, a signed webhook to SUPPORT_WEBHOOK_URL; and
+ * 'requester', the e-mail through SMTP_URL that tells the requester of a status change or an answer.
+ */
+export type Channel = 'email' | 'webhook' | 'requester';
 
 /** A field's value as validated: text, the options picked, or a checkbox. */
 export type FieldValue = string | string[] | boolean;
@@ -87,6 +90,32 @@ export interface RequestUpdate {
   createdAt: Date;
 }
 
+/** Who wrote a reply: the requester, a named contact of the request's account, staff here, or the helpdesk. */
+export type CommentAuthor = 'requester' | 'contact' | 'staff' | 'helpdesk';
+
+export interface NewComment {
+  reference: string;
+  author: CommentAuthor;
+  /** The signed-in account that wrote it; undefined for the helpdesk and for a link holder. */
+  accountId?: string | undefined;
+  name: string;
+  body: string;
+  /** The reply form's random key, or the helpdesk's id for the comment: sent twice, stored once. */
+  submissionKey?: string | undefined;
+  attachments: NewAttachment[];
+}
+
+export interface StoredComment {
+  id: number;
+  reference: string;
+  author: CommentAuthor;
+  accountId: string | null;
+  name: string;
+  body: string;
+  createdAt: Date;
+  attachments: AttachmentInfo[];
+}
+
 /** The same submission key came back with different contents: not a duplicate, and not to be merged. */
 export class SubmissionKeyConflict extends Error {
   override name = 'SubmissionKeyConflict';
@@ -139,6 +168,8 @@ export class RequestStore {
       prefix: string;
       /** The channels configured now: one outbox row each is written with a new request. */
       channels: () => Channel[];
+      /** Whether requesters are told by e-mail of status changes and answers (SMTP_URL is set). */
+      notify?: () => boolean;
     },
   ) {}
 
@@ -237,9 +268,10 @@ export class RequestStore {
     return { formIds: of('form'), products: of('product'), statuses: of('status') };
   }
 
+  /** The files sent with the request itself (a reply's files are listed with the reply). */
   async attachments(reference: string): Promise<AttachmentInfo[]> {
     const rows = await this.db.query<{ id: string | number; filename: string; content_type: string; size: number }>(
-      `select id, filename, content_type, size from support_request_attachments where reference = $1 order by id`, [reference],
+      `select id, filename, content_type, size from support_request_attachments where reference = $1 and comment_id is null order by id`, [reference],
     );
     return rows.map((r) => ({ id: Number(r.id), filename: r.filename, contentType: r.content_type, size: r.size }));
   }
@@ -258,17 +290,118 @@ export class RequestStore {
     return rows.map((r) => ({ status: r.status, note: r.note, source: r.source, createdAt: new Date(r.created_at) }));
   }
 
-  /** Records a status from the helpdesk or staff; false when there is no such request. */
+  /**
+   * Stores a reply with its files and one delivery per channel (none for the helpdesk's own comments:
+   * they came from it), in one transaction. A reply by the requester or a contact moves a request that
+   * waits for the customer back to open. Undefined when there is no such request; the same submission
+   * key again is the reply already stored (`duplicate: true`).
+   */
+  async addComment(comment: NewComment): Promise<{ id: number; duplicate: boolean; reopened: boolean } | undefined> {
+    const channels = comment.author === 'helpdesk' ? [] : this.options.channels();
+    return this.db.transaction(async (tx) => {
+      const [request] = await tx.query<{ status: string }>(
+        `select status from support_requests where reference = $1 for update`, [comment.reference],
+      );
+      if (!request) return undefined;
+      const [inserted] = await tx.query<{ id: string | number }>(
+        `insert into support_request_comments (reference, author, account_id, author_name, body, submission_key)
+         values ($1, $2, $3, $4, $5, $6) on conflict (reference, submission_key) do nothing returning id`,
+        [comment.reference, comment.author, comment.accountId ?? null, comment.name, comment.body, comment.submissionKey ?? null],
+      );
+      if (!inserted) {
+        const [found] = await tx.query<{ id: string | number }>(
+          `select id from support_request_comments where reference = $1 and submission_key = $2`, [comment.reference, comment.submissionKey],
+        );
+        return { id: Number(found?.id), duplicate: true, reopened: false };
+      }
+      const id = Number(inserted.id);
+      for (const a of comment.attachments) {
+        await tx.query(
+          `insert into support_request_attachments (reference, comment_id, filename, content_type, size, data) values ($1, $2, $3, $4, $5, $6)`,
+          [comment.reference, id, a.filename, a.contentType, a.data.length, a.data],
+        );
+      }
+      const reopened = (comment.author === 'requester' || comment.author === 'contact') && request.status === 'waiting-for-customer';
+      await tx.query(`update support_requests set updated_at = now()${reopened ? `, status = 'open'` : ''} where reference = $1`, [comment.reference]);
+      if (reopened) {
+        await tx.query(`insert into support_request_updates (reference, status, source) values ($1, 'open', 'visitor')`, [comment.reference]);
+      }
+      // The helpdesk hears of replies made here; the requester hears of answers from staff and the helpdesk.
+      const to = [...channels, ...(this.notifies() && (comment.author === 'staff' || comment.author === 'helpdesk') ? ['requester'] : [])];
+      if (to.length > 0) {
+        await tx.query(
+          `insert into support_deliveries (reference, channel, comment_id) select $1, c, $3 from unnest($2::text[]) as c`,
+          [comment.reference, to, id],
+        );
+        await tx.query(`select pg_notify($1, $2)`, [DELIVERY_CHANNEL, comment.reference]);
+      }
+      return { id, duplicate: false, reopened };
+    });
+  }
+
+  /** A request's replies, oldest first, each with its files. */
+  async comments(reference: string): Promise<StoredComment[]> {
+    const [rows, files] = await Promise.all([
+      this.db.query<{ id: string | number; author: CommentAuthor; account_id: string | null; author_name: string; body: string; created_at: Date }>(
+        `select id, author, account_id, author_name, body, created_at from support_request_comments where reference = $1 order by created_at, id`,
+        [reference],
+      ),
+      this.db.query<{ id: string | number; comment_id: string | number; filename: string; content_type: string; size: number }>(
+        `select id, comment_id, filename, content_type, size from support_request_attachments
+          where reference = $1 and comment_id is not null order by id`, [reference],
+      ),
+    ]);
+    return rows.map((r) => ({
+      id: Number(r.id), reference, author: r.author, accountId: r.account_id, name: r.author_name, body: r.body,
+      createdAt: new Date(r.created_at),
+      attachments: files.filter((f) => Number(f.comment_id) === Number(r.id))
+        .map((f) => ({ id: Number(f.id), filename: f.filename, contentType: f.content_type, size: f.size })),
+    }));
+  }
+
+  /**
+   * Records a status from the helpdesk or staff; false when there is no such request. The requester is
+   * told by e-mail (one delivery, in the same transaction) when the status changed or a note came with it.
+   */
   async setStatus(reference: string, status: string, note: string, source: RequestUpdate['source']): Promise<boolean> {
     return this.db.transaction(async (tx) => {
-      const [row] = await tx.query<{ reference: string }>(
-        `update support_requests set status = $2, updated_at = now() where reference = $1 returning reference`, [reference, status],
-      );
+      const [row] = await tx.query<{ before: string }>(`select status as before from support_requests where reference = $1 for update`, [reference]);
       if (!row) return false;
-      await tx.query(`insert into support_request_updates (reference, status, note, source) values ($1, $2, $3, $4)`,
-        [reference, status, note, source]);
+      await tx.query(`update support_requests set status = $2, updated_at = now() where reference = $1`, [reference, status]);
+      const [update] = await tx.query<{ id: string | number }>(
+        `insert into support_request_updates (reference, status, note, source) values ($1, $2, $3, $4) returning id`,
+        [reference, status, note, source],
+      );
+      if (this.notifies() && source !== 'visitor' && (row.before !== status || note !== '')) {
+        await tx.query(`insert into support_deliveries (reference, channel, update_id) values ($1, 'requester', $2)`, [reference, update!.id]);
+        await tx.query(`select pg_notify($1, $2)`, [DELIVERY_CHANNEL, reference]);
+      }
       return true;
     });
+  }
+
+  private notifies(): boolean {
+    return this.options.notify?.() ?? false;
+  }
+
+  /** The account opened the request's page now: the list stops marking it as changed. */
+  async markSeen(accountId: string, reference: string): Promise<void> {
+    await this.db.query(
+      `insert into support_request_views (account_id, reference) values ($1, $2)
+       on conflict (account_id, reference) do update set seen_at = now()`, [accountId, reference],
+    );
+  }
+
+  /** Which of these requests changed since the account last opened them (or since they were sent, if never). */
+  async changedSince(accountId: string, references: string[]): Promise<Set<string>> {
+    if (references.length === 0) return new Set();
+    const rows = await this.db.query<{ reference: string }>(
+      `select r.reference from support_requests r
+         left join support_request_views v on v.account_id = $1 and v.reference = r.reference
+        where r.reference = any($2::text[]) and r.updated_at > coalesce(v.seen_at, r.created_at)`,
+      [accountId, references],
+    );
+    return new Set(rows.map((r) => r.reference));
   }
 }
 

@@ -2,7 +2,8 @@
  * Following requests in a real browser, with JavaScript off and on: a signed-in customer's list and a
  * request's page, the legacy `#!/` link, named contacts, the staff list, and axe (WCAG 2.2 A/AA) on
  * every state: the list, the empty list, the sign-in prompt, a request, named contacts (with errors), the
- * staff list and the 404.
+ * staff list and the 404. A conversation: the customer and staff reply (a file too), by keyboard, with
+ * JavaScript off and on; a refused reply; the private link of a request sent signed out.
  */
 import t, { type Test } from 'tap';
 import type { Browser, ConsoleMessage, Page } from 'playwright-core';
@@ -165,5 +166,62 @@ t.test('following requests in a browser', async (t) => {
       await page.goto(`${base}/requests/SR-1`);
       if (javaScript) await audit(t, page, 'an unknown request (404)');
     }
+  });
+  t.test('a conversation: the customer and staff reply by keyboard, JavaScript off and on', async (t) => {
+    for (const javaScript of [false, true]) {
+      const ref = await sendRequest(app, ADA, { subject: `Sync stalls (${javaScript ? 'scripts' : 'no scripts'})` });
+      await app.supportRequests.setStatus(ref, 'waiting-for-customer', 'Which version?', 'helpdesk');
+      const page = await pageAs(ada, javaScript);
+      await page.goto(`${base}/requests/${ref}`);
+      t.match(await page.locator('.request-status').textContent(), 'Waiting for your reply');
+      await page.getByLabel('Your reply').focus();
+      await page.keyboard.type('Version 3.2.\nIt stalls at 80%.');
+      await page.locator('#reply-files').setInputFiles({ name: 'sync.log', mimeType: 'text/plain', buffer: Buffer.from('stalled at 80%\n') });
+      await page.getByRole('button', { name: 'Send reply' }).focus();
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/done=reopened/);
+      t.match(await page.getByRole('status').first().textContent(), 'Your reply was sent, and the request is open again.');
+      t.match(await page.locator('.request-comment-requester .request-comment-body').textContent(), 'Version 3.2.\nIt stalls at 80%.');
+      t.equal(await page.getByRole('link', { name: 'Download sync.log' }).count(), 1, 'the file is with the reply');
+      t.match(await page.locator('.request-status').textContent(), 'Open');
+      if (javaScript) await audit(t, page, 'a request with a reply');
+
+      // Spaces only: refused, with the reason, and the text field marked.
+      await page.getByLabel('Your reply').fill('   ');
+      await page.getByRole('button', { name: 'Send reply' }).click();
+      await page.waitForLoadState();
+      t.match(await page.getByRole('alert').first().textContent(), 'Write your reply before sending it.');
+      t.equal(await page.getByLabel('Your reply').getAttribute('aria-invalid'), 'true');
+      if (javaScript) await audit(t, page, 'a refused reply');
+
+      const staffPage = await pageAs(staff, javaScript);
+      await staffPage.goto(`${base}/requests/${ref}`);
+      await staffPage.getByLabel('Your reply').focus();
+      await staffPage.keyboard.type('Fixed in 3.3: please update.');
+      await staffPage.getByRole('button', { name: 'Send reply' }).focus();
+      await staffPage.keyboard.press('Enter');
+      await staffPage.waitForURL(/done=reply/);
+      t.same(await staffPage.locator('.request-comment-meta strong').allTextContents(), ['Ada Lovelace (Requester)', 'Sam Staff (Staff)']);
+      if (javaScript) await audit(t, staffPage, 'a conversation as staff');
+
+      const back = await pageAs(ada, javaScript);
+      await back.goto(`${base}/requests/${ref}`);
+      t.match(await back.locator('.request-comment-staff .request-comment-body').textContent(), 'Fixed in 3.3', 'the customer reads the answer');
+    }
+
+    // A request sent signed out: its private link opens it and takes a reply.
+    const sent = await sendRequest(app, { email: 'nobody-signed-in@example.com' }, { subject: 'Asked without an account' });
+    const link = `${base}/requests/${sent}?key=${app.requestLinks.key(sent)}`;
+    for (const javaScript of [false, true]) {
+      const page = await pageAs(undefined, javaScript);
+      await page.goto(link);
+      t.match(await page.locator('h1').textContent(), 'Asked without an account');
+      await page.getByLabel('Your reply').fill(`From the link (${javaScript ? 'scripts' : 'no scripts'})`);
+      await page.getByRole('button', { name: 'Send reply' }).click();
+      await page.waitForURL(/done=reply/);
+      t.match(new URL(page.url()).search, 'key=', 'the key stays in the address');
+      if (javaScript) await audit(t, page, 'a request through its private link');
+    }
+    t.equal((await app.supportRequests.comments(sent)).length, 2);
   });
 });

@@ -66,7 +66,8 @@ t.test('support forms', async (t) => {
     t.equal(sent.statusCode, 200);
     t.equal(sent.headers['cache-control'], 'private, no-store');
     t.match(sent.body, `<strong data-reference="${reference}">${reference}</strong>`);
-    t.notMatch(sent.body, '/requests/', 'an anonymous visitor gets no link to the requests pages');
+    t.notMatch(sent.body, /href="\/requests[/"](?![A-Z0-9-]+\?key=)/, 'an anonymous visitor gets no link to the requests pages');
+    t.match(sent.body, new RegExp(`href="/requests/${reference}\\?key=[A-Za-z0-9_-]{32}"`), 'but the private link to this request');
     t.equal((await app.inject(location)).body.includes(reference as string), true, 'a reload shows the same page');
     t.equal((await app.inject(`/request-sent/${reference}`)).statusCode, 404, 'without the signed link: not found');
     t.equal((await app.inject(`/request-sent/${reference}?token=${formOf(page).csrf}`)).statusCode, 404, 'another token does not open it');

@@ -107,7 +107,7 @@ t.test('staff and the helpdesk', async (t) => {
 
   t.test('staff set a status from the request\'s page; nobody else can', async (t) => {
     const page = await get(`/requests/${problem}`, staff);
-    const token = /name="_csrf" value="([^"]+)"/.exec(page.body)?.[1] as string;
+    const token = /class="request-status-form"><input type="hidden" name="_csrf" value="([^"]+)"/.exec(page.body)?.[1] as string;
     const post = (cookie: string | undefined, fields: Record<string, string>) => app.inject({
       method: 'POST', url: `/requests/${problem}/status`, payload: new URLSearchParams(fields).toString(),
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN, ...(cookie ? { cookie } : {}) },

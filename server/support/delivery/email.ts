@@ -23,7 +23,29 @@ export function messageIdOf(reference: string, from: string): string {
   return `<${reference}.request@${domain}>`;
 }
 
-const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
+/** The stable Message-ID of a reply's e-mail, answering the request's. */
+export function commentMessageIdOf(reference: string, commentId: number, from: string): string {
+  const domain = from.slice(from.lastIndexOf('@') + 1) || 'localhost';
+  return `<${reference}.comment-${commentId}@${domain}>`;
+}
+
+/** Who wrote a reply, in the words the helpdesk reads. */
+const AUTHORS: Record<string, string> = {
+  requester: 'the requester', contact: 'a named contact of the account', staff: 'staff', helpdesk: 'the helpdesk',
+};
+
+/** A reply's message: who wrote it, the text, its files. */
+export function commentTextBody(request: OutgoingRequest): string {
+  const c = request.comment!;
+  const files = c.attachments.map((a) => `${a.filename}: ${a.contentType}, ${a.size} bytes, sha256 ${a.sha256}`);
+  return [
+    `Reply on ${request.reference} by ${AUTHORS[c.author] ?? c.author}${c.name ? ` (${c.name})` : ''}, ${c.createdAt.toISOString()}`,
+    '', c.body, '',
+    ...(files.length > 0 ? ['Attachments', '-----------', ...files, ''] : []),
+  ].join('\n');
+}
+
+export const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ').trim();
 
 function valueText(value: unknown): string {
   if (Array.isArray(value)) return value.map(String).join(', ');
@@ -69,46 +91,80 @@ export function htmlBody(request: OutgoingRequest): string {
   return `<!doctype html><html><body>${sections}</body></html>`;
 }
 
-/** Sends through SMTP_URL; a 5xx answer to the message is permanent, anything else is retried. */
-export function emailSender(settings: EmailSettings) {
-  const transport = nodemailer.createTransport({ url: settings.smtpUrl, ...SMTP_TIMEOUTS } as Parameters<typeof nodemailer.createTransport>[0]);
-  const send = async (request: OutgoingRequest, signal: AbortSignal): Promise<void> => {
-    if (signal.aborted) throw new DeliveryError('stopped before sending', 'aborted', false);
+/** A transport to SMTP_URL with bounded timeouts. */
+export function smtpTransport(smtpUrl: string) {
+  return nodemailer.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS } as Parameters<typeof nodemailer.createTransport>[0]);
+}
+
+type Transport = ReturnType<typeof smtpTransport>;
+type Message = Parameters<Transport['sendMail']>[0];
+
+/**
+ * Sends one message; a 5xx answer to it is permanent, anything else is retried. A send under way cannot
+ * be called back: at shutdown it is left to finish (or its lease to run out).
+ */
+export async function sendMessage(transport: Transport, message: Message, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) throw new DeliveryError('stopped before sending', 'aborted', false);
+  try {
+    const sending = transport.sendMail(message);
+    sending.catch(() => undefined);
+    let onAbort = () => {};
+    const abandoned = new Promise<never>((_resolve, reject) => {
+      onAbort = () => reject(new DeliveryError('shut down while sending', 'abandoned', false));
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
     try {
-      const sending = transport.sendMail({
-        to: settings.to,
-        from: settings.from,
-        replyTo: request.name ? { name: oneLine(request.name), address: request.email } : request.email,
-        subject: `[${request.reference}] ${oneLine(request.subject)}`,
-        messageId: messageIdOf(request.reference, settings.from),
-        date: request.createdAt,
-        headers: { 'X-Signpost-Reference': request.reference },
-        text: textBody(request),
-        html: htmlBody(request),
-        attachments: request.attachments.map((a) => ({ filename: a.filename, content: a.data, contentType: a.contentType })),
-      });
-      // A send under way cannot be called back: at shutdown it is left to finish (or its lease to run out).
-      sending.catch(() => undefined);
-      let onAbort = () => {};
-      const abandoned = new Promise<never>((_resolve, reject) => {
-        onAbort = () => reject(new DeliveryError('shut down while sending', 'abandoned', false));
-        signal.addEventListener('abort', onAbort, { once: true });
-      });
-      try {
-        await Promise.race([sending, abandoned]);
-      } finally {
-        signal.removeEventListener('abort', onAbort);
-      }
-    } catch (error) {
-      if (error instanceof DeliveryError) throw error;
-      const e = error as Error & { code?: string; responseCode?: number };
-      if (typeof e.responseCode === 'number') {
-        const permanent = e.responseCode >= 500 && e.code !== 'EAUTH';
-        throw new DeliveryError(`the SMTP server answered ${e.responseCode}`, `smtp-${e.responseCode}`, permanent, { cause: error });
-      }
-      const errorClass = e.code === 'ETIMEDOUT' ? 'timeout' : e.code ? `smtp-${e.code.toLowerCase()}` : 'network';
-      throw new DeliveryError(`could not send through the SMTP server${e.code ? ` (${e.code})` : ''}`, errorClass, false, { cause: error });
+      await Promise.race([sending, abandoned]);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
     }
+  } catch (error) {
+    throw smtpFailure(error);
+  }
+}
+
+/** A failed send as a DeliveryError: refusals (5xx, not authentication) are permanent, the rest retried. */
+export function smtpFailure(error: unknown): DeliveryError {
+  if (error instanceof DeliveryError) return error;
+  const e = error as Error & { code?: string; responseCode?: number };
+  if (typeof e.responseCode === 'number') {
+    const permanent = e.responseCode >= 500 && e.code !== 'EAUTH';
+    return new DeliveryError(`the SMTP server answered ${e.responseCode}`, `smtp-${e.responseCode}`, permanent, { cause: error });
+  }
+  const errorClass = e.code === 'ETIMEDOUT' ? 'timeout' : e.code ? `smtp-${e.code.toLowerCase()}` : 'network';
+  return new DeliveryError(`could not send through the SMTP server${e.code ? ` (${e.code})` : ''}`, errorClass, false, { cause: error });
+}
+
+/** Sends requests and replies to SUPPORT_MAIL_TO through SMTP_URL. */
+export function emailSender(settings: EmailSettings) {
+  const transport = smtpTransport(settings.smtpUrl);
+  const send = async (request: OutgoingRequest, signal: AbortSignal): Promise<void> => {
+    const comment = request.comment;
+    const requester = request.name ? { name: oneLine(request.name), address: request.email } : request.email;
+    await sendMessage(transport, comment ? {
+      to: settings.to,
+      from: settings.from,
+      ...(comment.author === 'requester' ? { replyTo: requester } : {}),
+      subject: `Re: [${request.reference}] ${oneLine(request.subject)}`,
+      messageId: commentMessageIdOf(request.reference, comment.id, settings.from),
+      inReplyTo: messageIdOf(request.reference, settings.from),
+      references: [messageIdOf(request.reference, settings.from)],
+      date: comment.createdAt,
+      headers: { 'X-Signpost-Reference': request.reference, 'X-Signpost-Comment': String(comment.id) },
+      text: commentTextBody(request),
+      attachments: comment.attachments.map((a) => ({ filename: a.filename, content: a.data, contentType: a.contentType })),
+    } : {
+      to: settings.to,
+      from: settings.from,
+      replyTo: requester,
+      subject: `[${request.reference}] ${oneLine(request.subject)}`,
+      messageId: messageIdOf(request.reference, settings.from),
+      date: request.createdAt,
+      headers: { 'X-Signpost-Reference': request.reference },
+      text: textBody(request),
+      html: htmlBody(request),
+      attachments: request.attachments.map((a) => ({ filename: a.filename, content: a.data, contentType: a.contentType })),
+    }, signal);
   };
   return Object.assign(send, { close: () => transport.close() });
 }

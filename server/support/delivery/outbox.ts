@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Db, Queryable } from '../../db/driver.ts';
-import type { Channel, StoredRequest } from '../store.ts';
+import type { Channel, RequestUpdate, StoredComment, StoredRequest } from '../store.ts';
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed';
 
@@ -18,8 +18,12 @@ export interface ClaimedDelivery {
   channel: Channel;
   /** Attempts so far, this one included. */
   attempts: number;
-  /** How many files the request has (none to read when 0). */
+  /** How many files the request (or the reply) has (none to read when 0). */
   files?: number;
+  /** The reply this delivery hands on; undefined for the request itself. */
+  commentId?: number | undefined;
+  /** The status change the requester is told of ('requester' channel). */
+  updateId?: number | undefined;
 }
 
 /** Where one channel's delivery of a request stands (shown to staff). */
@@ -43,9 +47,20 @@ export interface OutgoingAttachment {
   data: Buffer;
 }
 
-/** What a channel delivers: the stored request and its files. */
+/** A reply as handed on, with its own files. */
+export interface OutgoingComment extends Omit<StoredComment, 'attachments'> {
+  attachments: OutgoingAttachment[];
+}
+
+/**
+ * What a channel delivers: the stored request and its files, or, for a reply, the request (without its
+ * files, delivered before) and the reply with the reply's files.
+ */
 export interface OutgoingRequest extends StoredRequest {
   attachments: OutgoingAttachment[];
+  comment?: OutgoingComment | undefined;
+  /** The status change the requester is told of. */
+  update?: (RequestUpdate & { id: number }) | undefined;
 }
 
 /** The longest last_error kept: enough to tell what went wrong, short enough for a staff table. */
@@ -64,7 +79,8 @@ export async function listDeliveries(db: Queryable, reference: string): Promise<
   const rows = await db.query<{
     channel: Channel; state: DeliveryState; attempts: number; last_error: string | null; delivered_at: Date | null; next_attempt_at: Date;
   }>(
-    `select channel, state, attempts, last_error, delivered_at, next_attempt_at from support_deliveries where reference = $1 order by channel`,
+    `select channel, state, attempts, last_error, delivered_at, next_attempt_at from support_deliveries
+      where reference = $1 and comment_id is null and update_id is null order by channel`,
     [reference],
   );
   return rows.map((r) => ({
@@ -85,7 +101,7 @@ export class Outbox {
    */
   async claim(channels: Channel[], limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
     if (channels.length === 0 || limit <= 0) return [];
-    const rows = await this.db.query<{ id: string | number; reference: string; channel: Channel; attempts: number; files: number }>(
+    const rows = await this.db.query<{ id: string | number; reference: string; channel: Channel; attempts: number; files: number; comment_id: string | number | null; update_id: string | number | null }>(
       `with due as (
          select id from support_deliveries
           where state = 'pending' and next_attempt_at <= now() and (leased_until is null or leased_until <= now())
@@ -97,11 +113,17 @@ export class Outbox {
        update support_deliveries d
           set leased_until = now() + make_interval(secs => $3::double precision / 1000), attempts = d.attempts + 1
          from due where d.id = due.id
-       returning d.id, d.reference, d.channel, d.attempts,
-         (select count(*) from support_request_attachments a where a.reference = d.reference)::int as files`,
+       returning d.id, d.reference, d.channel, d.attempts, d.comment_id, d.update_id,
+         -- The requester is told in words and given a link: no files go to them.
+         case when d.channel = 'requester' then 0 else (select count(*) from support_request_attachments a
+           where a.reference = d.reference and a.comment_id is not distinct from d.comment_id)::int end as files`,
       [channels, limit, leaseMs],
     );
-    return rows.map((r) => ({ id: Number(r.id), reference: r.reference, channel: r.channel, attempts: r.attempts, files: r.files }));
+    return rows.map((r) => ({
+      id: Number(r.id), reference: r.reference, channel: r.channel, attempts: r.attempts, files: r.files,
+      commentId: r.comment_id === null ? undefined : Number(r.comment_id),
+      updateId: r.update_id === null ? undefined : Number(r.update_id),
+    }));
   }
 
   /**
@@ -163,23 +185,46 @@ export class Outbox {
     return rows.length > 0;
   }
 
-  /** The request and its files as a channel sends them; undefined when the request is gone. */
-  async load(claim: Pick<ClaimedDelivery, 'reference' | 'files'>, get: (reference: string) => Promise<StoredRequest | undefined>): Promise<OutgoingRequest | undefined> {
-    const { reference } = claim;
+  /** The request (or the reply) and its files as a channel sends them; undefined when it is gone. */
+  async load(claim: Pick<ClaimedDelivery, 'reference' | 'files' | 'commentId' | 'updateId'>, get: (reference: string) => Promise<StoredRequest | undefined>): Promise<OutgoingRequest | undefined> {
+    const { reference, commentId, updateId } = claim;
     const request = await get(reference);
     if (!request) return undefined;
-    if (claim.files === 0) return { ...request, attachments: [] };
+    if (updateId !== undefined) {
+      const [row] = await this.db.query<{ status: string; note: string; source: RequestUpdate['source']; created_at: Date }>(
+        `select status, note, source, created_at from support_request_updates where reference = $1 and id = $2`, [reference, updateId],
+      );
+      if (!row) return undefined;
+      return { ...request, attachments: [], update: { id: updateId, status: row.status, note: row.note, source: row.source, createdAt: new Date(row.created_at) } };
+    }
+    if (commentId !== undefined) {
+      const [row] = await this.db.query<{ id: string | number; author: StoredComment['author']; account_id: string | null; author_name: string; body: string; created_at: Date }>(
+        `select id, author, account_id, author_name, body, created_at from support_request_comments where reference = $1 and id = $2`,
+        [reference, commentId],
+      );
+      if (!row) return undefined;
+      const comment: OutgoingComment = {
+        id: Number(row.id), reference, author: row.author, accountId: row.account_id, name: row.author_name, body: row.body,
+        createdAt: new Date(row.created_at), attachments: claim.files === 0 ? [] : await this.files(reference, commentId),
+      };
+      return { ...request, attachments: [], comment };
+    }
+    return { ...request, attachments: claim.files === 0 ? [] : await this.files(reference, undefined) };
+  }
+
+  /** The request's own files (no reply named) or one reply's, with their hashes. */
+  private async files(reference: string, commentId: number | undefined): Promise<OutgoingAttachment[]> {
     const rows = await this.db.query<{ id: string | number; filename: string; content_type: string; size: number; data: Uint8Array }>(
-      `select id, filename, content_type, size, data from support_request_attachments where reference = $1 order by id`,
-      [reference],
+      `select id, filename, content_type, size, data from support_request_attachments
+        where reference = $1 and comment_id is not distinct from $2::bigint order by id`,
+      [reference, commentId ?? null],
     );
-    const attachments = rows.map((r) => {
+    return rows.map((r) => {
       const data = Buffer.from(r.data);
       return {
         id: Number(r.id), filename: r.filename, contentType: r.content_type, size: r.size, data,
         sha256: createHash('sha256').update(data).digest('hex'),
       };
     });
-    return { ...request, attachments };
   }
 }

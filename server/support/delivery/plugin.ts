@@ -3,10 +3,12 @@ import type { Config } from '../../config.ts';
 import type { Channel } from '../store.ts';
 import { emailSender } from './email.ts';
 import { webhookSender } from './webhook.ts';
+import { requesterMailSender } from './requester-mail.ts';
 import { DeliveryWorker, type Sender } from './worker.ts';
 
 /**
- * The outbox worker: hands stored requests on by e-mail (SMTP_URL) and webhook (SUPPORT_WEBHOOK_URL).
+ * The outbox worker: hands stored requests and replies on by e-mail (SMTP_URL) and webhook
+ * (SUPPORT_WEBHOOK_URL), and tells requesters of changes by e-mail (SMTP_URL, NOTIFY_REQUESTERS).
  * It runs on every instance with DELIVERY_WORKER (the default), starts once the app is ready, and
  * stops on close: deliveries in flight get SHUTDOWN_TIMEOUT_MS to finish, after which their claims are
  * handed back or left to run out.
@@ -19,6 +21,14 @@ export default async function delivery(app: FastifyInstance, { config }: { confi
     const email = emailSender({ smtpUrl: config.smtpUrl, to: config.supportMailTo, from: config.supportMailFrom });
     senders.email = email;
     closeEmail = email.close;
+  }
+  let closeRequester: (() => void) | undefined;
+  if (config.smtpUrl && config.notifyRequesters) {
+    const requester = requesterMailSender({
+      smtpUrl: config.smtpUrl, from: config.supportMailFrom, publicUrl: config.publicUrl, linkKey: (reference) => app.requestLinks.key(reference),
+    });
+    senders.requester = requester;
+    closeRequester = requester.close;
   }
   if (config.supportWebhookUrl && config.supportWebhookSecret) {
     senders.webhook = webhookSender(config.supportWebhookUrl, config.supportWebhookSecret);
@@ -45,5 +55,6 @@ export default async function delivery(app: FastifyInstance, { config }: { confi
   app.addHook('onClose', async () => {
     await (stopping ??= worker.stop(config.shutdownTimeoutMs));
     closeEmail?.();
+    closeRequester?.();
   });
 }

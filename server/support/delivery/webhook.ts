@@ -1,7 +1,7 @@
 /**
  * The webhook channel (SUPPORT_WEBHOOK_URL): each request is POSTed as JSON, signed with HMAC-SHA256
  * over `{timestamp}.{body}` with SUPPORT_WEBHOOK_SECRET in `Signpost-Signature: t={timestamp},v1={hex}`,
- * and carries `Idempotency-Key: {reference}` so a resend (after a timeout or a restart) is recognised as
+ * and carries `Idempotency-Key: {reference}` (a reply: `{reference}/comments/{id}`, body `event: "comment"`) so a resend (after a timeout or a restart) is recognised as
  * the same request. 2xx is delivered; 4xx other than 408 and 429 is a permanent refusal; 5xx, 408, 429,
  * timeouts and network errors are retried.
  */
@@ -36,6 +36,27 @@ export function webhookBody(request: OutgoingRequest): string {
       id: a.id, filename: a.filename, contentType: a.contentType, size: a.size, sha256: a.sha256, data: a.data.toString('base64'),
     })),
   });
+}
+
+/** A reply's JSON: `event: "comment"`, the request it belongs to, and the reply with its files. */
+export function commentWebhookBody(request: OutgoingRequest): string {
+  const c = request.comment!;
+  return JSON.stringify({
+    event: 'comment',
+    reference: request.reference,
+    status: request.status,
+    comment: {
+      id: c.id, author: c.author, name: c.name, accountId: c.accountId, body: c.body, createdAt: c.createdAt.toISOString(),
+      attachments: c.attachments.map((a) => ({
+        id: a.id, filename: a.filename, contentType: a.contentType, size: a.size, sha256: a.sha256, data: a.data.toString('base64'),
+      })),
+    },
+  });
+}
+
+/** The idempotency key of a delivery: the reference for a request, `{reference}/comments/{id}` for a reply. */
+export function idempotencyKeyOf(request: OutgoingRequest): string {
+  return request.comment ? `${request.reference}/comments/${request.comment.id}` : request.reference;
 }
 
 export function sign(secret: string, timestamp: number, body: string): string {
@@ -78,7 +99,7 @@ export function verifyWebhookSignature(
 /** POSTs the request; resolves when the receiver answered 2xx, throws a DeliveryError otherwise. */
 export function webhookSender(url: string, secret: string, timeoutMs = WEBHOOK_TIMEOUT_MS) {
   return async (request: OutgoingRequest, signal: AbortSignal): Promise<void> => {
-    const body = webhookBody(request);
+    const body = request.comment ? commentWebhookBody(request) : webhookBody(request);
     let response: Response;
     try {
       response = await fetch(url, {
@@ -87,7 +108,7 @@ export function webhookSender(url: string, secret: string, timeoutMs = WEBHOOK_T
         headers: {
           'content-type': 'application/json',
           [SIGNATURE_HEADER]: signatureHeader(secret, body),
-          'idempotency-key': request.reference,
+          'idempotency-key': idempotencyKeyOf(request),
           'user-agent': 'Signpost-Delivery/1',
         },
         redirect: 'manual',

@@ -177,7 +177,7 @@ export class DeliveryWorker {
 
   private async deliver(claim: ClaimedDelivery): Promise<void> {
     const { log } = this.options;
-    const where = { reference: claim.reference, channel: claim.channel, attempts: claim.attempts };
+    const where = { reference: claim.reference, channel: claim.channel, attempts: claim.attempts, ...(claim.commentId !== undefined ? { comment: claim.commentId } : {}), ...(claim.updateId !== undefined ? { update: claim.updateId } : {}) };
     let outcome: 'delivered' | DeliveryError;
     try {
       const request = await this.outbox.load(claim, this.options.getRequest);

@@ -10,12 +10,23 @@ import { Type, type Static } from 'typebox';
 import type { Config } from '../../config.ts';
 import { referencePattern } from './access.ts';
 import { REQUEST_STATUSES, MAX_NOTE_LENGTH } from './statuses.ts';
+import { MAX_REPLY_LENGTH } from './reply-body.ts';
 
 export const StatusBodySchema = Type.Object({
   status: Type.Union(REQUEST_STATUSES.map((s) => Type.Literal(s))),
   note: Type.Optional(Type.String({ maxLength: MAX_NOTE_LENGTH })),
 }, { additionalProperties: false });
 type StatusBody = Static<typeof StatusBodySchema>;
+
+export const CommentBodySchema = Type.Object({
+  body: Type.String({ minLength: 1, maxLength: MAX_REPLY_LENGTH, description: 'The reply as the requester reads it (plain text).' }),
+  name: Type.Optional(Type.String({ maxLength: 200, description: 'The name of the agent who wrote it, shown beside it.' })),
+  id: Type.Optional(Type.String({
+    minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._:-]+$',
+    description: "The helpdesk's own id for the comment: the same id sent again stores the comment once.",
+  })),
+}, { additionalProperties: false });
+type CommentBody = Static<typeof CommentBodySchema>;
 
 const ParamsSchema = Type.Object({ reference: Type.String({ maxLength: 100 }) });
 type Params = Static<typeof ParamsSchema>;
@@ -55,14 +66,16 @@ export default async function helpdeskApi(app: FastifyInstance, opts: { config: 
     schema: {
       tags: ['helpdesk'], security: [{ helpdeskToken: [] }], params: ParamsSchema,
       summary: 'Read a support request',
-      description: 'The request as stored: its fields, context, status, attachments (names, types, sizes) and updates. 401 without the token (before anything is looked up), 404 for an unknown reference.',
+      description: 'The request as stored: its fields, context, status, attachments (names, types, sizes), updates and replies. 401 without the token (before anything is looked up), 404 for an unknown reference.',
     },
   }, async (request, reply) => {
     const ref = request.params.reference;
     const stored = reference.test(ref) ? await app.supportRequests.get(ref) : undefined;
     if (!stored) return notFound(reply);
-    const [attachments, updates] = await Promise.all([app.supportRequests.attachments(ref), app.supportRequests.updates(ref)]);
-    return reply.send({ ...stored, attachments, updates });
+    const [attachments, updates, comments] = await Promise.all([
+      app.supportRequests.attachments(ref), app.supportRequests.updates(ref), app.supportRequests.comments(ref),
+    ]);
+    return reply.send({ ...stored, attachments, updates, comments });
   });
 
   app.post<{ Params: Params; Body: StatusBody }>('/api/requests/:reference/status', {
@@ -80,5 +93,26 @@ export default async function helpdeskApi(app: FastifyInstance, opts: { config: 
     if (!found) return notFound(reply);
     request.log.info({ reference: ref, status, source: 'helpdesk' }, 'request status set');
     return reply.code(200).send({ reference: ref, status, note });
+  });
+
+  app.post<{ Params: Params; Body: CommentBody }>('/api/requests/:reference/comments', {
+    onRequest: authorize, bodyLimit: 128 * 1024, config: { rateLimit },
+    schema: {
+      tags: ['helpdesk'], security: [{ helpdeskToken: [] }], params: ParamsSchema, body: CommentBodySchema,
+      summary: 'Reply on a support request',
+      description: "Adds the helpdesk's reply to the request's conversation, where the requester reads it. It is not delivered back to the helpdesk. With `id`, a call sent again stores the reply once (200 and `duplicate: true`). 401 without the token, 404 for an unknown reference, 400 for an empty or over-long body.",
+    },
+  }, async (request, reply) => {
+    const ref = request.params.reference;
+    const body = request.body.body.replace(/\r\n?/g, '\n').trim();
+    if (!body) {
+      return reply.code(400).send({ statusCode: 400, error: 'BAD_REQUEST', message: 'body: the reply has no text.' });
+    }
+    const saved = reference.test(ref) ? await app.supportRequests.addComment({
+      reference: ref, author: 'helpdesk', name: request.body.name?.trim() ?? '', body, submissionKey: request.body.id, attachments: [],
+    }) : undefined;
+    if (!saved) return notFound(reply);
+    request.log.info({ reference: ref, comment: saved.id, source: 'helpdesk', duplicate: saved.duplicate }, 'request reply stored');
+    return reply.code(saved.duplicate ? 200 : 201).send({ reference: ref, id: saved.id, duplicate: saved.duplicate });
   });
 }

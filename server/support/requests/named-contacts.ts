@@ -43,6 +43,12 @@ export class NamedContactStore {
     return rows.map((r) => ({ id: Number(r.id), name: r.name, email: r.email }));
   }
 
+  /** Whether this address is one of the account's named contacts (they may follow its requests). */
+  async isContact(accountId: string, email: string): Promise<boolean> {
+    const rows = await this.db.query('select 1 from named_contacts where account_id = $1 and lower(email) = lower($2) limit 1', [accountId, email]);
+    return rows.length > 0;
+  }
+
   /** Adds a contact: 'taken' when the account has this address already, 'full' at the limit. */
   async add(accountId: string, name: string, email: string): Promise<'added' | 'taken' | 'full'> {
     return this.db.transaction(async (tx) => {

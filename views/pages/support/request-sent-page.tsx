@@ -11,13 +11,15 @@ export interface RequestSentModel {
   report: boolean;
   /** A signed-in owner's link to the request (the requests pages). */
   requestHref?: string | undefined;
+  /** The private link to follow and answer the request without signing in (anonymous requesters). */
+  linkHref?: string | undefined;
   /** The page a report or feedback request was about. */
   pageHref?: string | undefined;
   homeHref: string;
 }
 
 /** The confirmation after a request is stored (post/redirect/get): its reference, and where to go next. */
-export function RequestSentPage({ chrome, reference, subject, email, report, requestHref, pageHref, homeHref }: RequestSentModel) {
+export function RequestSentPage({ chrome, reference, subject, email, report, requestHref, linkHref, pageHref, homeHref }: RequestSentModel) {
   const t = stringsFor(chrome.lang).supportForm;
   return (
     <Document chrome={chrome}>
@@ -34,6 +36,7 @@ export function RequestSentPage({ chrome, reference, subject, email, report, req
         {email ? <p>{t.sentEmail(email)}</p> : null}
         <ul className="request-sent-next">
           {requestHref ? <li><a href={requestHref}>{t.viewRequest}</a></li> : null}
+          {linkHref && !requestHref ? <li><a href={linkHref}>{t.followLink}</a></li> : null}
           {pageHref ? <li><a href={pageHref}>{t.backToPage}</a></li> : null}
           <li><a href={homeHref}>{t.backHome}</a></li>
         </ul>

@@ -43,6 +43,35 @@ export interface StatusForm {
   note?: string | undefined;
 }
 
+/** One reply of the conversation. */
+export interface CommentLine {
+  id: number;
+  author: string;
+  name: string;
+  body: string;
+  at: string;
+  attachments: { id: number; filename: string; size: number; href: string }[];
+}
+
+/** The reply form: for the requester, a named contact, staff, or whoever holds the request's link. */
+export interface ReplyForm {
+  action: string;
+  csrf: string;
+  /** A random key per rendered form: sent twice, the reply is stored once. */
+  submissionKey: string;
+  /** The private link's key, carried by a link holder's form. */
+  linkKey?: string | undefined;
+  /** The attachment rules in words; undefined when files are not taken. */
+  filesHelp?: string | undefined;
+  accept?: string | undefined;
+  maxLength: number;
+  /** After a refused post: why, the field it is about, and what was typed. */
+  errors?: { field: 'body' | 'files' | 'form'; message: string }[] | undefined;
+  body?: string | undefined;
+  /** Closed: the form is replaced by a note. */
+  closed?: boolean | undefined;
+}
+
 export interface RequestDetailModel {
   chrome: Chrome;
   request: RequestDetail;
@@ -52,6 +81,10 @@ export interface RequestDetailModel {
   /** Staff only: set the status from here. */
   statusForm?: StatusForm | undefined;
   notice?: string | undefined;
+  comments: CommentLine[];
+  replyForm?: ReplyForm | undefined;
+  /** Read through the private link: says so. */
+  viaLink?: boolean | undefined;
 }
 
 const fieldLabel = (name: string) => {
@@ -73,14 +106,14 @@ function deliveryText(t: Strings, line: DeliveryLine): string {
 }
 
 /** One request: everything it carries, its history, and for staff where its delivery stands. */
-export function RequestDetailPage({ chrome, request: r, listHref, delivery, statusForm, notice }: RequestDetailModel) {
+export function RequestDetailPage({ chrome, request: r, listHref, delivery, statusForm, notice, comments, replyForm, viaLink }: RequestDetailModel) {
   const t = stringsFor(chrome.lang);
   const invalid = (field: 'status' | 'note') =>
     statusForm?.errorField === field ? { 'aria-invalid': true as const, 'aria-describedby': 'status-error' } : {};
   return (
     <Document chrome={chrome}>
       <div className="request-detail">
-        <p><a href={listHref}>{t.requests.backToList}</a></p>
+        {viaLink ? <p className="requests-notice">{t.requests.replyLinkNote}</p> : <p><a href={listHref}>{t.requests.backToList}</a></p>}
         <h1>{`${t.requests.detailTitle(r.reference)}: ${r.subject}`}</h1>
         {notice ? <p className="requests-notice" role="status">{notice}</p> : null}
         <section aria-labelledby="request-details-heading">
@@ -128,14 +161,7 @@ export function RequestDetailPage({ chrome, request: r, listHref, delivery, stat
         {r.attachments.length > 0 ? (
           <section aria-labelledby="request-attachments-heading">
             <h2 id="request-attachments-heading">{t.requests.attachments}</h2>
-            <ul className="request-attachments">
-              {r.attachments.map((a) => (
-                <li key={a.id}>
-                  <a href={a.href} download={a.filename}>{t.requests.download(a.filename)}</a>
-                  {' '}<span className="request-attachment-size">{`(${t.requests.bytes(a.size.toLocaleString(t.locale))})`}</span>
-                </li>
-              ))}
-            </ul>
+            <AttachmentList t={t} files={r.attachments} />
           </section>
         ) : null}
         <section aria-labelledby="request-history-heading">
@@ -150,6 +176,26 @@ export function RequestDetailPage({ chrome, request: r, listHref, delivery, stat
             ))}
           </ol>
         </section>
+        <section aria-labelledby="request-conversation-heading">
+          <h2 id="request-conversation-heading">{t.requests.conversation}</h2>
+          {comments.length === 0 ? <p>{t.requests.noReplies}</p> : (
+            <ol className="request-comments">
+              {comments.map((c) => (
+                <li key={c.id} id={`comment-${c.id}`} className={`request-comment request-comment-${c.author}`}>
+                  <p className="request-comment-meta">
+                    <strong>{c.name ? `${c.name} (${t.requests.commentBy[c.author] ?? c.author})` : t.requests.commentBy[c.author] ?? c.author}</strong>
+                    {' '}<time dateTime={c.at}>{dateOf(t, c.at)}</time>
+                  </p>
+                  <p className="request-comment-body">{c.body}</p>
+                  {c.attachments.length > 0 ? (
+                    <AttachmentList t={t} files={c.attachments} />
+                  ) : null}
+                </li>
+              ))}
+            </ol>
+          )}
+        </section>
+        {replyForm ? <ReplyFormSection form={replyForm} t={t} /> : null}
         {delivery ? (
           <section aria-labelledby="request-delivery-heading">
             <h2 id="request-delivery-heading">{t.requests.delivery}</h2>
@@ -187,5 +233,70 @@ export function RequestDetailPage({ chrome, request: r, listHref, delivery, stat
         ) : null}
       </div>
     </Document>
+  );
+}
+
+/** The reply form: a plain multipart form, so it works the same with scripts and without. */
+function ReplyFormSection({ form, t }: { form: ReplyForm; t: Strings }) {
+  if (form.closed) {
+    return (
+      <section aria-labelledby="request-reply-heading">
+        <h2 id="request-reply-heading">{t.requests.reply}</h2>
+        <p>{t.requests.replyClosed}</p>
+      </section>
+    );
+  }
+  const errorOf = (field: 'body' | 'files') => form.errors?.find((e) => e.field === field);
+  const described = (field: 'body' | 'files', hint?: string) => {
+    const ids = [hint, errorOf(field) ? `reply-${field}-error` : undefined].filter(Boolean).join(' ');
+    return { ...(ids ? { 'aria-describedby': ids } : {}), ...(errorOf(field) ? { 'aria-invalid': true as const } : {}) };
+  };
+  return (
+    <section aria-labelledby="request-reply-heading">
+      <h2 id="request-reply-heading">{t.requests.reply}</h2>
+      {form.errors && form.errors.length > 0 ? (
+        <div className="requests-error" role="alert" tabIndex={-1} id="reply-errors">
+          <p><strong>{t.requests.replyNotSent}</strong></p>
+          <ul>
+            {form.errors.map((e, i) => (
+              <li key={i}>{e.field === 'form' ? e.message : <a href={`#reply-${e.field}`}>{e.message}</a>}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <form method="post" action={form.action} encType="multipart/form-data" className="request-reply-form">
+        <input type="hidden" name="_csrf" value={form.csrf} />
+        <input type="hidden" name="submissionKey" value={form.submissionKey} />
+        {form.linkKey ? <input type="hidden" name="key" value={form.linkKey} /> : null}
+        <p className="requests-field">
+          <label htmlFor="reply-body">{t.requests.replyLabel}</label>
+          {errorOf('body') ? <span className="requests-field-error" id="reply-body-error">{errorOf('body')!.message}</span> : null}
+          <textarea id="reply-body" name="body" rows={6} required maxLength={form.maxLength} defaultValue={form.body ?? ''} {...described('body')} />
+        </p>
+        {form.filesHelp ? (
+          <p className="requests-field">
+            <label htmlFor="reply-files">{t.requests.replyFiles}</label>
+            <span className="requests-field-hint" id="reply-files-hint">{form.filesHelp}</span>
+            {errorOf('files') ? <span className="requests-field-error" id="reply-files-error">{errorOf('files')!.message}</span> : null}
+            <input type="file" id="reply-files" name="files" multiple accept={form.accept} {...described('files', 'reply-files-hint')} />
+          </p>
+        ) : null}
+        <p><button type="submit">{t.requests.sendReply}</button></p>
+      </form>
+    </section>
+  );
+}
+
+/** Files as download links with their sizes. */
+function AttachmentList({ t, files }: { t: Strings; files: RequestDetail['attachments'] }) {
+  return (
+    <ul className="request-attachments">
+      {files.map((a) => (
+        <li key={a.id}>
+          <a href={a.href} download={a.filename}>{t.requests.download(a.filename)}</a>
+          {' '}<span className="request-attachment-size">{`(${t.requests.bytes(a.size.toLocaleString(t.locale))})`}</span>
+        </li>
+      ))}
+    </ul>
   );
 }

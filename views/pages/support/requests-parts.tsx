@@ -15,6 +15,8 @@ export interface RequestRow {
   from?: string | undefined;
   /** Staff list only: the form it was sent with. */
   formId?: string | undefined;
+  /** Changed since the account last opened it (a status, a reply). */
+  changed?: boolean | undefined;
 }
 
 export interface PaginationModel {
@@ -52,7 +54,7 @@ export function RequestsTable({ t, rows, caption, showUpdated, staff }: {
           {rows.map((r) => (
             <tr key={r.reference}>
               <th scope="row"><a href={r.href}>{r.reference}</a></th>
-              <td>{r.subject}</td>
+              <td>{r.subject}{r.changed ? <> <strong className="request-changed">{t.requests.changed}</strong></> : null}</td>
               <td>{r.product ?? t.requests.none}</td>
               {staff ? <td>{r.formId}</td> : null}
               {staff ? <td>{r.from}</td> : null}
