@@ -103,6 +103,8 @@ export const ConfigSchema = Type.Object({
   helpdeskToken: Type.Optional(Type.String({ minLength: 32 })),
   /** Whether this instance runs the delivery worker (any number of instances may). */
   deliveryWorker: Type.Boolean(),
+  /** Whether people may open an account themselves on the embedded provider (needs SMTP_URL to verify the address). */
+  accountSignUp: Type.Boolean(),
   /** Attempts per channel before a delivery is marked failed. */
   deliveryMaxAttempts: Type.Integer({ minimum: 1 }),
   /** First retry delay; each further one doubles, with jitter. */
@@ -200,6 +202,7 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'SUPPORT_WEBHOOK_URL', key: 'supportWebhookUrl', default: 'unset', meaning: 'requests are POSTed here as JSON, signed with an HMAC-SHA256 header' },
   { name: 'SUPPORT_WEBHOOK_SECRET', key: 'supportWebhookSecret', default: 'unset', meaning: 'the webhook signature\'s key (16+ characters); required with `SUPPORT_WEBHOOK_URL`' },
   { name: 'HELPDESK_TOKEN', key: 'helpdeskToken', default: 'unset', meaning: 'bearer token (32+ characters) of `POST /api/requests/{reference}/status`; unset, the endpoint refuses every call' },
+  { name: 'ACCOUNT_SIGN_UP', key: 'accountSignUp', default: '`true` when `SMTP_URL` is set, else `false`', meaning: 'whether people may open an account themselves on the embedded provider (`/auth/signup`), confirming their address by a link e-mailed through `SMTP_URL`; `true` without `SMTP_URL` is refused at start' },
   { name: 'DELIVERY_WORKER', key: 'deliveryWorker', default: '`true`', meaning: 'whether this instance delivers requests from the outbox (any number of instances may)' },
   { name: 'DELIVERY_MAX_ATTEMPTS', key: 'deliveryMaxAttempts', default: '`8`', meaning: 'attempts per channel before a delivery is marked failed' },
   { name: 'DELIVERY_BACKOFF_MS', key: 'deliveryBackoffMs', default: '`30000`', meaning: 'first retry delay; each further one doubles, with jitter' },
@@ -378,6 +381,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     supportWebhookSecret: env.SUPPORT_WEBHOOK_SECRET || undefined,
     helpdeskToken: env.HELPDESK_TOKEN || undefined,
     deliveryWorker: bool('DELIVERY_WORKER', env.DELIVERY_WORKER, true),
+    accountSignUp: bool('ACCOUNT_SIGN_UP', env.ACCOUNT_SIGN_UP, !!env.SMTP_URL),
     deliveryMaxAttempts: num(env.DELIVERY_MAX_ATTEMPTS, 8),
     deliveryBackoffMs: num(env.DELIVERY_BACKOFF_MS, 30_000),
     deliveryPollMs: num(env.DELIVERY_POLL_MS, 5_000),
@@ -419,6 +423,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (config.smtpUrl && !config.supportMailTo) {
     throw new ConfigError('SUPPORT_MAIL_TO: required when SMTP_URL is set (the address requests are e-mailed to)');
+  }
+  if (config.accountSignUp && !config.smtpUrl) {
+    throw new ConfigError('ACCOUNT_SIGN_UP: needs SMTP_URL (a new account confirms its e-mail address by a link sent through it)');
   }
   if (config.supportWebhookUrl && !config.supportWebhookSecret) {
     throw new ConfigError('SUPPORT_WEBHOOK_SECRET: required when SUPPORT_WEBHOOK_URL is set (the key of the body\'s signature)');

@@ -100,15 +100,20 @@ export function emailSender(settings: EmailSettings) {
         signal.removeEventListener('abort', onAbort);
       }
     } catch (error) {
-      if (error instanceof DeliveryError) throw error;
-      const e = error as Error & { code?: string; responseCode?: number };
-      if (typeof e.responseCode === 'number') {
-        const permanent = e.responseCode >= 500 && e.code !== 'EAUTH';
-        throw new DeliveryError(`the SMTP server answered ${e.responseCode}`, `smtp-${e.responseCode}`, permanent, { cause: error });
-      }
-      const errorClass = e.code === 'ETIMEDOUT' ? 'timeout' : e.code ? `smtp-${e.code.toLowerCase()}` : 'network';
-      throw new DeliveryError(`could not send through the SMTP server${e.code ? ` (${e.code})` : ''}`, errorClass, false, { cause: error });
+      throw smtpFailure(error);
     }
   };
   return Object.assign(send, { close: () => transport.close() });
+}
+
+/** A failed send as a DeliveryError: refusals (5xx, not authentication) are permanent, the rest retried. */
+export function smtpFailure(error: unknown): DeliveryError {
+  if (error instanceof DeliveryError) return error;
+  const e = error as Error & { code?: string; responseCode?: number };
+  if (typeof e.responseCode === 'number') {
+    const permanent = e.responseCode >= 500 && e.code !== 'EAUTH';
+    return new DeliveryError(`the SMTP server answered ${e.responseCode}`, `smtp-${e.responseCode}`, permanent, { cause: error });
+  }
+  const errorClass = e.code === 'ETIMEDOUT' ? 'timeout' : e.code ? `smtp-${e.code.toLowerCase()}` : 'network';
+  return new DeliveryError(`could not send through the SMTP server${e.code ? ` (${e.code})` : ''}`, errorClass, false, { cause: error });
 }

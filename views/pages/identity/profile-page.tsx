@@ -25,7 +25,7 @@ export type PasswordField = 'currentPassword' | 'newPassword' | 'confirmPassword
 
 const FIELDS: { name: PasswordField; label: string; autoComplete: string; hint?: string }[] = [
   { name: 'currentPassword', label: 'Current password', autoComplete: 'current-password' },
-  { name: 'newPassword', label: 'New password', autoComplete: 'new-password', hint: 'At least 10 characters.' },
+  { name: 'newPassword', label: 'New password', autoComplete: 'new-password', hint: 'At least 10 characters, not a common password.' },
   { name: 'confirmPassword', label: 'New password again', autoComplete: 'new-password' },
 ];
 
