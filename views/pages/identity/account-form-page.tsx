@@ -1,5 +1,6 @@
 import type { Stylesheets } from '../../layout/bare-document.tsx';
 import { IdentityDocument } from './identity-document.tsx';
+import { FormField } from './form-field.tsx';
 
 /**
  * The embedded provider's self-service screens (sign-up, forgotten password, new password): one form
@@ -61,23 +62,9 @@ export function AccountFormPage({ siteName, css, status, title, intro, action, f
       ) : null}
       <form method="post" action={action} className="identity-form">
         {Object.entries(hidden ?? {}).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />)}
-        {fields.map((f) => {
-          const error = errors[f.name];
-          const describedBy = [f.hint ? `${f.name}-hint` : '', error ? `${f.name}-error` : ''].filter(Boolean).join(' ');
-          return (
-            <p className="identity-field" key={f.name}>
-              <label htmlFor={f.name}>{f.label}</label>
-              {f.hint ? <span id={`${f.name}-hint`} className="identity-hint">{f.hint}</span> : null}
-              {error ? <span id={`${f.name}-error`} className="identity-field-error">{error}</span> : null}
-              <input id={f.name} name={f.name} type={f.type} autoComplete={f.autoComplete} required={f.required !== false}
-                maxLength={f.maxLength} {...(f.minLength ? { minLength: f.minLength } : {})}
-                {...(f.type !== 'password' ? { defaultValue: f.value ?? '' } : {})}
-                {...(describedBy ? { 'aria-describedby': describedBy } : {})}
-                {...(error ? { 'aria-invalid': true as const } : {})}
-                {...(failed[0]?.name === f.name ? { autoFocus: true } : {})} />
-            </p>
-          );
-        })}
+        {fields.map((f) => (
+          <FormField key={f.name} prefix="identity" {...f} error={errors[f.name]} focus={failed[0]?.name === f.name} />
+        ))}
         <p><button type="submit">{submit}</button></p>
       </form>
       {links.length > 0 ? (
