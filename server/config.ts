@@ -105,6 +105,8 @@ export const ConfigSchema = Type.Object({
   notifyRequesters: Type.Boolean(),
   /** Whether this instance runs the delivery worker (any number of instances may). */
   deliveryWorker: Type.Boolean(),
+  /** Whether people may open an account themselves on the embedded provider (needs SMTP_URL to verify the address). */
+  accountSignUp: Type.Boolean(),
   /** Attempts per channel before a delivery is marked failed. */
   deliveryMaxAttempts: Type.Integer({ minimum: 1 }),
   /** First retry delay; each further one doubles, with jitter. */
@@ -196,13 +198,14 @@ export const SETTINGS: readonly Setting[] = [
   { name: 'CONTENT_EDITOR_NAME', key: 'contentEditorName', default: 'unset', meaning: 'what authors call the content editor (\'Edit Page in {name}\', up to 60 characters); unset, \'the content editor\'' },
   { name: 'DOCUMENT_EDITOR_NAME', key: 'documentEditorName', default: 'unset', meaning: 'what authors call the document editor (\'Edit in {name}\', up to 60 characters); unset, \'the document editor\'' },
   { name: 'REQUEST_REFERENCE_PREFIX', key: 'requestReferencePrefix', default: '`SR`', meaning: 'prefix of support request references (`SR-10234`): capital letters and digits' },
-  { name: 'SMTP_URL', key: 'smtpUrl', default: 'unset', meaning: '`smtp://user:pass@host:587` or `smtps://…`: support requests are e-mailed through it' },
+  { name: 'SMTP_URL', key: 'smtpUrl', default: 'unset', meaning: '`smtp://user:pass@host:587` or `smtps://…`: support requests, and the embedded provider\'s sign-up and password-reset links, are e-mailed through it' },
   { name: 'SUPPORT_MAIL_TO', key: 'supportMailTo', default: 'unset', meaning: 'where request e-mails go; required with `SMTP_URL`' },
-  { name: 'SUPPORT_MAIL_FROM', key: 'supportMailFrom', default: '`help-centre@{PUBLIC_URL host}`', meaning: 'the From address of request e-mails' },
+  { name: 'SUPPORT_MAIL_FROM', key: 'supportMailFrom', default: '`help-centre@{PUBLIC_URL host}`', meaning: 'the From address of request e-mails and account e-mails' },
   { name: 'SUPPORT_WEBHOOK_URL', key: 'supportWebhookUrl', default: 'unset', meaning: 'requests are POSTed here as JSON, signed with an HMAC-SHA256 header' },
   { name: 'SUPPORT_WEBHOOK_SECRET', key: 'supportWebhookSecret', default: 'unset', meaning: 'the webhook signature\'s key (16+ characters); required with `SUPPORT_WEBHOOK_URL`' },
   { name: 'HELPDESK_TOKEN', key: 'helpdeskToken', default: 'unset', meaning: 'bearer token (32+ characters) of `POST /api/requests/{reference}/status`; unset, the endpoint refuses every call' },
   { name: 'NOTIFY_REQUESTERS', key: 'notifyRequesters', default: '`true`', meaning: 'with `SMTP_URL`, the requester gets an e-mail (from `SUPPORT_MAIL_FROM`) when their request\'s status changes or staff or the helpdesk answer it, with a link back; `false` when the helpdesk tells them itself' },
+  { name: 'ACCOUNT_SIGN_UP', key: 'accountSignUp', default: '`true` when `SMTP_URL` is set, else `false`', meaning: 'whether people may open an account themselves on the embedded provider (`/auth/signup`), confirming their address by a link e-mailed through `SMTP_URL`; `true` without `SMTP_URL` is refused at start' },
   { name: 'DELIVERY_WORKER', key: 'deliveryWorker', default: '`true`', meaning: 'whether this instance delivers requests from the outbox (any number of instances may)' },
   { name: 'DELIVERY_MAX_ATTEMPTS', key: 'deliveryMaxAttempts', default: '`8`', meaning: 'attempts per channel before a delivery is marked failed' },
   { name: 'DELIVERY_BACKOFF_MS', key: 'deliveryBackoffMs', default: '`30000`', meaning: 'first retry delay; each further one doubles, with jitter' },
@@ -382,6 +385,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     helpdeskToken: env.HELPDESK_TOKEN || undefined,
     notifyRequesters: bool('NOTIFY_REQUESTERS', env.NOTIFY_REQUESTERS, true),
     deliveryWorker: bool('DELIVERY_WORKER', env.DELIVERY_WORKER, true),
+    accountSignUp: bool('ACCOUNT_SIGN_UP', env.ACCOUNT_SIGN_UP, !!env.SMTP_URL),
     deliveryMaxAttempts: num(env.DELIVERY_MAX_ATTEMPTS, 8),
     deliveryBackoffMs: num(env.DELIVERY_BACKOFF_MS, 30_000),
     deliveryPollMs: num(env.DELIVERY_POLL_MS, 5_000),
@@ -423,6 +427,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (config.smtpUrl && !config.supportMailTo) {
     throw new ConfigError('SUPPORT_MAIL_TO: required when SMTP_URL is set (the address requests are e-mailed to)');
+  }
+  if (config.accountSignUp && !config.smtpUrl) {
+    throw new ConfigError('ACCOUNT_SIGN_UP: needs SMTP_URL (a new account confirms its e-mail address by a link sent through it)');
   }
   if (config.supportWebhookUrl && !config.supportWebhookSecret) {
     throw new ConfigError('SUPPORT_WEBHOOK_SECRET: required when SUPPORT_WEBHOOK_URL is set (the key of the body\'s signature)');

@@ -562,6 +562,42 @@ export const migrations: Migration[] = [
     `,
   },
   {
+    version: 18,
+    name: 'accounts people manage themselves',
+    sql: /* sql */ `
+      -- Accounts made by an operator count as confirmed; one opened on the sign-up page is not, until
+      -- its owner follows the link e-mailed to them (server/identity/self-service/).
+      alter table accounts add column email_verified boolean not null default true;
+      -- Links e-mailed for confirming an address or resetting a password: the link itself is signed and
+      -- carries its expiry; this row makes it single-use (used_at) and is found by the link's nonce.
+      create table account_links (
+        nonce       text primary key,
+        account_id  text not null references accounts (id) on delete cascade,
+        purpose     text not null check (purpose in ('verify', 'reset')),
+        expires_at  timestamptz not null,
+        used_at     timestamptz,
+        created_at  timestamptz not null default now()
+      );
+      create index account_links_account on account_links (account_id);
+      -- Account e-mails waiting to be sent (an outbox): written with the link, sent after the commit,
+      -- tried again with backoff while the SMTP server refuses; the body is emptied once sent.
+      create table account_mail (
+        id               bigserial primary key,
+        recipient        text not null,
+        subject          text not null,
+        body             text not null,
+        attempts         integer not null default 0,
+        next_attempt_at  timestamptz not null default now(),
+        claimed_until    timestamptz,
+        sent_at          timestamptz,
+        failed           boolean not null default false,
+        last_error       text,
+        created_at       timestamptz not null default now()
+      );
+      create index account_mail_due on account_mail (next_attempt_at) where sent_at is null and not failed;
+    `,
+  },
+  {
     version: 19,
     name: 'replies on support requests, notifications to requesters, what each account last saw',
     sql: /* sql */ `

@@ -4,9 +4,12 @@
  * signIn(), which also slows and then refuses repeated failures for a login name.
  */
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../db/driver.ts';
+import type { Db, Queryable } from '../db/driver.ts';
 import { dummyHash, hashPassword, verifyPassword } from './passwords.ts';
 import { endAccountSessions } from './revocation.ts';
+import { MIN_PASSWORD_LENGTH, passwordProblem } from './password-rules.ts';
+
+export { MIN_PASSWORD_LENGTH };
 
 export interface Account {
   id: string;
@@ -17,6 +20,8 @@ export interface Account {
   groups: string[];
   attributes: Record<string, string | number | boolean | null>;
   disabled: boolean;
+  /** False for an account opened on the sign-up page until its owner follows the link e-mailed to them. */
+  emailVerified: boolean;
   createdAt: string;
 }
 
@@ -28,6 +33,8 @@ export interface NewAccount {
   partner?: boolean | undefined;
   groups?: string[] | undefined;
   attributes?: Account['attributes'] | undefined;
+  /** Operators' accounts are confirmed (the default); a sign-up's is not until its link is followed. */
+  emailVerified?: boolean | undefined;
 }
 
 /** A request the store refuses: `field: reason`, shown to the operator as it is. */
@@ -61,6 +68,8 @@ export const DEFAULT_THROTTLE: ThrottleOptions = {
 export type SignInResult =
   | { ok: true; account: Account }
   | { ok: false; reason: 'invalid'; accountId?: string | undefined }
+  /** The right password for an account whose address is not confirmed yet. */
+  | { ok: false; reason: 'unverified'; accountId: string }
   | { ok: false; reason: 'locked'; retryAfterS: number; accountId?: string | undefined; lockedNow?: boolean };
 
 /** Too many wrong passwords for the account: refused, whatever is sent, for `retryAfterS`. */
@@ -82,25 +91,24 @@ function loginKey(login: string): string {
   return login.trim().toLowerCase().slice(0, 320);
 }
 
-export const MIN_PASSWORD_LENGTH = 10;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 interface AccountRow {
   id: string; email: string; display_name: string; password_hash: string; can_edit: boolean; partner: boolean;
-  groups: string[]; attributes: Account['attributes'] | string; disabled: boolean; created_at: Date | string;
+  groups: string[]; attributes: Account['attributes'] | string; disabled: boolean; email_verified: boolean; created_at: Date | string;
 }
 
 function toAccount(row: AccountRow): Account {
   return {
     id: row.id, email: row.email, displayName: row.display_name, canEdit: row.can_edit, partner: row.partner,
     groups: row.groups ?? [], attributes: typeof row.attributes === 'string' ? JSON.parse(row.attributes) : row.attributes ?? {},
-    disabled: row.disabled, createdAt: new Date(row.created_at).toISOString(),
+    disabled: row.disabled, emailVerified: row.email_verified !== false, createdAt: new Date(row.created_at).toISOString(),
   };
 }
 
-function checkPassword(password: string): void {
-  if (password.length < MIN_PASSWORD_LENGTH) throw new AccountError('password', `must be at least ${MIN_PASSWORD_LENGTH} characters`);
-  if (password.length > 1024) throw new AccountError('password', 'must be at most 1024 characters');
+function checkPassword(password: string, email?: string): void {
+  const problem = passwordProblem(password, email);
+  if (problem) throw new AccountError('password', problem);
 }
 
 export class AccountStore {
@@ -120,14 +128,14 @@ export class AccountStore {
   async create(input: NewAccount): Promise<Account> {
     const email = input.email.trim();
     if (!EMAIL.test(email) || email.length > 254) throw new AccountError('email', 'must be an e-mail address');
-    checkPassword(input.password);
+    checkPassword(input.password, email);
     const hash = await hashPassword(input.password);
     const rows = await this.db.query<AccountRow>(
-      `insert into accounts (id, email, display_name, password_hash, can_edit, partner, groups, attributes)
-       values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb)
+      `insert into accounts (id, email, display_name, password_hash, can_edit, partner, groups, attributes, email_verified)
+       values ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9)
        on conflict (lower(email)) do nothing returning *`,
       [randomUUID(), email, (input.displayName ?? '').trim(), hash, input.canEdit ?? false, input.partner ?? false,
-        input.groups ?? [], JSON.stringify(input.attributes ?? {})],
+        input.groups ?? [], JSON.stringify(input.attributes ?? {}), input.emailVerified ?? true],
     );
     if (!rows[0]) throw new AccountError('email', `an account for ${email} already exists`);
     return toAccount(rows[0]);
@@ -159,7 +167,7 @@ export class AccountStore {
   }
 
   async resetPassword(email: string, password: string): Promise<Account> {
-    checkPassword(password);
+    checkPassword(password, email);
     const hash = await hashPassword(password);
     return this.db.transaction(async (tx) => {
       const rows = await tx.query<AccountRow>(
@@ -173,14 +181,44 @@ export class AccountStore {
   }
 
   /**
+   * Sets a new password through a reset link: `consume` uses the link up in the same transaction (false:
+   * it was used already, and nothing changes). Following the link proves the address, so it is confirmed
+   * too; the lock on the login name is lifted and every session of the account ends.
+   */
+  async resetById(id: string, password: string, consume: (tx: Queryable) => Promise<boolean>): Promise<Account | undefined> {
+    const account = await this.byId(id);
+    if (!account) return undefined;
+    checkPassword(password, account.email);
+    const hash = await hashPassword(password);
+    return this.db.transaction(async (tx) => {
+      if (!(await consume(tx))) return undefined;
+      const rows = await tx.query<AccountRow>(
+        'update accounts set password_hash = $2, email_verified = true, updated_at = now() where id = $1 returning *', [id, hash]);
+      if (!rows[0]) return undefined;
+      await tx.query('delete from sign_in_failures where login = lower($1)', [rows[0].email]);
+      await endAccountSessions(tx, id);
+      return toAccount(rows[0]);
+    });
+  }
+
+  /** Confirms an account's address (its link was followed): `consume` uses the link up in the same transaction. */
+  async verifyEmail(id: string, consume: (tx: Queryable) => Promise<boolean>): Promise<Account | undefined> {
+    return this.db.transaction(async (tx) => {
+      if (!(await consume(tx))) return undefined;
+      const rows = await tx.query<AccountRow>('update accounts set email_verified = true, updated_at = now() where id = $1 returning *', [id]);
+      return rows[0] ? toAccount(rows[0]) : undefined;
+    });
+  }
+
+  /**
    * Changes a signed-in person's own password, after checking the current one under the same lockout
    * as sign-in, counted for the account's login name (not per address): a lock is answered before any
    * hashing, the right password included. A change ends every session of the account (revocation.ts).
    */
   async changePassword(id: string, current: string, next: string): Promise<void> {
-    checkPassword(next);
     const rows = await this.db.query<AccountRow>('select * from accounts where id = $1 and not disabled', [id]);
     const row = rows[0];
+    checkPassword(next, row?.email);
     if (!row) throw new AccountError('current', 'is not your current password');
     const key = loginKey(row.email);
     const now = this.now();
@@ -218,6 +256,7 @@ export class AccountStore {
     const matches = await verifyPassword(password, row?.password_hash ?? (await dummyHash()));
     if (row && matches && !row.disabled) {
       if (state.row) await this.db.query('delete from sign_in_failures where login = $1', [key]);
+      if (row.email_verified === false) return { ok: false, reason: 'unverified', accountId: row.id };
       return { ok: true, account: toAccount(row) };
     }
     return { ...(await this.failed(key, state, now)), accountId: row?.id };
@@ -231,7 +270,7 @@ export class AccountStore {
   }
 
   /** Counts one more failure for a login name: slowed from `slowAfter` on, locked at `lockAfter`. */
-  private async failed(key: string, state: FailureState, now: number): Promise<SignInResult & { ok: false }> {
+  private async failed(key: string, state: FailureState, now: number): Promise<Extract<SignInResult, { reason: 'invalid' | 'locked' }>> {
     const t = this.throttle;
     const { row } = state;
     const inWindow = row && now - new Date(row.first_at).getTime() < t.windowMs && state.lockedUntil === 0;

@@ -16,6 +16,7 @@ import identityRoutes from './routes.tsx';
 import customerContextApi from './api.ts';
 import accountRoutes from './account-routes.tsx';
 import personalPages from './personal-pages.ts';
+import selfServiceRoutes from './self-service/routes.tsx';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -73,4 +74,6 @@ export default fp<IdentityOptions>(async (app, opts) => {
   await app.register(customerContextApi, { accounts: embedded ? accounts : undefined });
   // 'Manage profile' of the embedded provider: the person, their roles, a password change.
   await app.register(accountRoutes, { config, currentUser: (request) => request.user });
+  // Sign-up, confirming an address and resetting a password, by links e-mailed through SMTP_URL.
+  if (embedded) await app.register(selfServiceRoutes, { config, clock: opts.clock });
 }, { name: 'identity', dependencies: ['db'] });

@@ -1,14 +1,17 @@
 /**
  * The embedded provider's screens in a browser: sign-in (and its error state), consent and sign-out
- * have no WCAG 2.2 A/AA violations, and a sign-in works with JavaScript off.
+ * have no WCAG 2.2 A/AA violations, and a sign-in works with JavaScript off. Sign-up, confirming the
+ * address and resetting a forgotten password go end to end through a real SMTP server, with
+ * JavaScript off and on (by keyboard), every screen checked with axe.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { createServer, type AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { findChromiumOrPlaywright, CHROMIUM_ARGS } from '../../scripts/find-chromium.mjs';
 import { build, SAMPLE_CONTENT } from '../helpers/build.ts';
 import { axeViolations } from './browser.ts';
+import { startSmtp } from '../support/delivery-peers.ts';
 
 const PASSWORD = 'correct horse battery';
 const PORTAL = 'https://portal.example.test/cb';
@@ -33,10 +36,11 @@ t.test('identity screens', async (t) => {
   // The provider speaks for PUBLIC_URL: the app is served at exactly that address.
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
+  const smtp = await startSmtp(t);
   const app = await build(t, {
     contentDir: SAMPLE_CONTENT,
     env: {
-      PUBLIC_URL: origin,
+      PUBLIC_URL: origin, SMTP_URL: smtp.url, SUPPORT_MAIL_TO: 'helpdesk@vendor.example',
       OIDC_PROVIDER_CLIENTS: JSON.stringify([{ client_id: 'portal', client_secret: 'portal-secret-0123456789', redirect_uris: [PORTAL], client_name: 'Partner Portal' }]),
     },
   });
@@ -100,4 +104,107 @@ t.test('identity screens', async (t) => {
     t.ok(url.searchParams.get('code'), 'a code');
     t.equal(url.searchParams.get('state'), 'st');
   });
+
+  /** The link of a kind in the newest e-mail to an address, once it has arrived. */
+  async function mailedLink(to: string, path: 'verify' | 'reset', count: number): Promise<string> {
+    const messages = await smtp.received(count);
+    const text = [...messages].reverse().find((m) => m.envelope.to.includes(to))?.mail.text ?? '';
+    const match = new RegExp(`${origin}/auth/${path}\\?t=[\\w.%-]+`).exec(text);
+    if (!match) throw new Error(`no ${path} link mailed to the address`);
+    return match[0];
+  }
+
+  for (const javaScript of [false, true]) {
+    const how = javaScript ? 'with JavaScript, by keyboard' : 'without JavaScript';
+    /** Follows a link or presses a button: a click without scripts, the keyboard with them. */
+    const activate = async (locator: ReturnType<Page['locator']>) => {
+      if (javaScript) {
+        await locator.focus();
+        await locator.press('Enter');
+      } else {
+        await locator.click();
+      }
+    };
+
+    /** axe on each screen, in the pass with scripts (the markup is the same: these screens load none). */
+    const audit = async (t: Test, page: Page, name: string) => {
+      if (javaScript) t.same(await axeViolations(page), [], name);
+    };
+
+    t.test(`sign up, confirm the address, sign in; forgot password, reset, sign in (${how})`, async (t) => {
+      const page = await (await context(javaScript)).newPage();
+      page.setDefaultTimeout(30_000);
+      const email = `new.${javaScript ? 'js' : 'nojs'}@customer.example`;
+      const password = 'my own secret 77';
+      const sent = smtp.messages.length;
+      await page.goto(`${origin}/auth/login?continue=%2F`);
+      await activate(page.getByRole('link', { name: 'Create an account' }));
+      await page.waitForURL(`${origin}/auth/signup`);
+      await audit(t, page, 'sign-up');
+
+      await page.getByLabel('E-mail').fill(email);
+      await page.getByLabel('Name').fill('New Person');
+      await page.getByLabel('Password', { exact: true }).fill(password);
+      await page.getByLabel('Password again').fill('not the same one 1');
+      await activate(page.getByRole('button', { name: 'Create account' }));
+      await page.getByRole('alert').waitFor();
+      t.match(await page.getByRole('alert').textContent(), 'Password again: Type the same password again.');
+      await audit(t, page, 'sign-up with an error');
+
+      await page.getByLabel('Password', { exact: true }).fill(password);
+      await page.getByLabel('Password again').fill(password);
+      if (javaScript) await page.getByLabel('Password again').press('Enter');
+      else await page.getByRole('button', { name: 'Create account' }).click();
+      await page.waitForURL(`${origin}/auth/signup/sent`);
+      t.equal(await page.locator('h1').textContent(), 'Check your e-mail');
+      await audit(t, page, 'sign-up sent');
+
+      await page.goto(await mailedLink(email, 'verify', sent + 1));
+      t.equal(await page.locator('h1').textContent(), 'Your e-mail address is confirmed');
+      await audit(t, page, 'address confirmed');
+      await activate(page.getByRole('link', { name: 'Sign in' }));
+      await page.getByLabel('E-mail').fill(email);
+      await page.getByLabel('Password').fill(password);
+      await activate(page.getByRole('button', { name: 'Sign in' }));
+      await page.waitForURL(`${origin}/`);
+      t.pass('signed in with the new account, back on the site');
+
+      // Forgot password: from a new browser, as someone who cannot sign in.
+      const other = await (await context(javaScript)).newPage();
+      await other.goto(`${origin}/auth/login?continue=%2F`);
+      await activate(other.getByRole('link', { name: 'Forgot password?' }));
+      await other.waitForURL(`${origin}/auth/forgot`);
+      await audit(t, other, 'forgot password');
+      await other.getByLabel('E-mail').fill(email);
+      await activate(other.getByRole('button', { name: 'E-mail me a link' }));
+      await other.waitForURL(`${origin}/auth/forgot/sent`);
+      await audit(t, other, 'forgot password sent');
+
+      const link = await mailedLink(email, 'reset', sent + 2);
+      await other.goto(link);
+      t.equal(await other.locator('h1').textContent(), 'Choose a new password');
+      await audit(t, other, 'new password');
+      const next = 'a fresh password 9';
+      await other.getByLabel('Password', { exact: true }).fill(next);
+      await other.getByLabel('Password again').fill(next);
+      await activate(other.getByRole('button', { name: 'Save password' }));
+      await other.waitForURL(`${origin}/auth/reset/done`);
+      await audit(t, other, 'password changed');
+
+      await other.goto(link);
+      t.equal(await other.locator('h1').textContent(), 'This link was already used');
+      await audit(t, other, 'used link');
+
+      await other.goto(`${origin}/auth/login?continue=%2F`);
+      await other.getByLabel('E-mail').fill(email);
+      await other.getByLabel('Password').fill(password);
+      await activate(other.getByRole('button', { name: 'Sign in' }));
+      await other.getByRole('alert').waitFor();
+      t.equal(await other.getByRole('alert').textContent(), 'E-mail or password is incorrect.', 'the old password is refused');
+      await other.getByLabel('Password').fill(next);
+      await activate(other.getByRole('button', { name: 'Sign in' }));
+      await other.waitForURL(`${origin}/`);
+      t.pass('the new password signs in');
+    });
+  }
 });

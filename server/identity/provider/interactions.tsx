@@ -10,6 +10,7 @@ import { accountHash } from '../security-log.ts';
 const MAX_EMAIL = 320;
 const MAX_PASSWORD = 1024;
 const INCORRECT = 'E-mail or password is incorrect.';
+const UNVERIFIED = 'Confirm your e-mail address first: follow the link we e-mailed you when you signed up. To get a new link, sign up again with the same address.';
 
 type Params = { uid: string };
 
@@ -92,7 +93,8 @@ export default async function registerInteractions(app: FastifyInstance, opts: P
   async function signInPage(reply: FastifyReply, interaction: Interaction, extra: { email?: string; error?: string; status?: number } = {}) {
     return reply.page(
       <SignInPage siteName={await siteNameOf(app)} css={await app.pageStylesheets()} action={`${base}/interaction/${interaction.uid}/login`}
-        email={extra.email} error={extra.error} status={extra.status} clientName={await clientName(interaction)} />,
+        email={extra.email} error={extra.error} status={extra.status} clientName={await clientName(interaction)}
+        forgotHref={opts.config.smtpUrl ? `${base}/forgot` : undefined} signUpHref={opts.config.accountSignUp ? `${base}/signup` : undefined} />,
       { status: extra.status ?? 200, cache: 'private' });
   }
 
@@ -165,6 +167,7 @@ export default async function registerInteractions(app: FastifyInstance, opts: P
     if (!outcome.ok) {
       const who = { accountHash: outcome.accountId ? accountHash(outcome.accountId) : undefined, knownAccount: outcome.accountId !== undefined, ip: request.ip };
       if (outcome.reason === 'invalid') request.log.info(who, 'sign-in failed');
+      else if (outcome.reason === 'unverified') request.log.info(who, 'sign-in refused: e-mail address not confirmed');
       else if (outcome.lockedNow) request.log.warn({ ...who, lockedForS: outcome.retryAfterS }, 'sign-in locked out after repeated failures');
       else request.log.warn({ ...who, retryAfterS: outcome.retryAfterS }, 'sign-in refused: locked out');
     }
@@ -172,7 +175,7 @@ export default async function registerInteractions(app: FastifyInstance, opts: P
       reply.header('retry-after', String(outcome.retryAfterS));
       return signInPage(reply, interaction, { email, status: 429, error: lockedMessage(outcome.retryAfterS) });
     }
-    if (!outcome.ok) return signInPage(reply, interaction, { email, status: 422, error: INCORRECT });
+    if (!outcome.ok) return signInPage(reply, interaction, { email, status: 422, error: outcome.reason === 'unverified' ? UNVERIFIED : INCORRECT });
     await endPreviousSession(interaction, outcome.account.id);
     return finish(reply, interaction, { login: { accountId: outcome.account.id }, ...(interaction.prompt.name === 'select_account' ? { select_account: {} } : {}) });
   });

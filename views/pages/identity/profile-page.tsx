@@ -1,4 +1,5 @@
 import { BareDocument, type Stylesheets } from '../../layout/bare-document.tsx';
+import { FormField } from './form-field.tsx';
 /**
  * The embedded provider's "manage profile" page (issue "The embedded default", spec §2 account menu):
  * who is signed in, their roles, and a change-password form that works without JavaScript. Field errors
@@ -25,7 +26,7 @@ export type PasswordField = 'currentPassword' | 'newPassword' | 'confirmPassword
 
 const FIELDS: { name: PasswordField; label: string; autoComplete: string; hint?: string }[] = [
   { name: 'currentPassword', label: 'Current password', autoComplete: 'current-password' },
-  { name: 'newPassword', label: 'New password', autoComplete: 'new-password', hint: 'At least 10 characters.' },
+  { name: 'newPassword', label: 'New password', autoComplete: 'new-password', hint: 'At least 10 characters, not a common password.' },
   { name: 'confirmPassword', label: 'New password again', autoComplete: 'new-password' },
 ];
 
@@ -56,22 +57,10 @@ export function ProfilePage({ css, name, email, roles, passwordAction, logoutAct
             </div>
           ) : null}
           <form method="post" action={passwordAction} className="profile-form">
-            {FIELDS.map((f) => {
-              const error = errors[f.name];
-              const describedBy = [f.hint ? `${f.name}-hint` : '', error ? `${f.name}-error` : ''].filter(Boolean).join(' ');
-              return (
-                <p className="profile-field" key={f.name}>
-                  <label htmlFor={f.name}>{f.label}</label>
-                  {f.hint ? <span id={`${f.name}-hint`} className="profile-hint">{f.hint}</span> : null}
-                  {error ? <span id={`${f.name}-error`} className="profile-field-error">{error}</span> : null}
-                  <input id={f.name} name={f.name} type="password" autoComplete={f.autoComplete} required
-                    maxLength={1024} {...(f.name === 'currentPassword' ? {} : { minLength: 10 })}
-                    {...(describedBy ? { 'aria-describedby': describedBy } : {})}
-                    {...(error ? { 'aria-invalid': true as const } : {})}
-                    {...(failed[0]?.name === f.name ? { autoFocus: true } : {})} />
-                </p>
-              );
-            })}
+            {FIELDS.map((f) => (
+              <FormField key={f.name} prefix="profile" name={f.name} label={f.label} type="password" autoComplete={f.autoComplete} hint={f.hint}
+                error={errors[f.name]} maxLength={1024} minLength={f.name === 'currentPassword' ? undefined : 10} focus={failed[0]?.name === f.name} />
+            ))}
             <p><button type="submit">Change password</button></p>
           </form>
         </section>

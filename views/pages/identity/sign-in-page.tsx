@@ -13,12 +13,16 @@ export interface SignInModel {
   /** Set when an application other than the site itself asked for the sign-in. */
   clientName?: string | undefined;
   status?: number | undefined;
+  /** The 'Forgot password?' page, when reset links can be e-mailed. */
+  forgotHref?: string | undefined;
+  /** The sign-up page, when people may open an account themselves. */
+  signUpHref?: string | undefined;
 }
 
 export const SIGN_IN_ERROR_ID = 'sign-in-error';
 
 /** The embedded provider's sign-in screen (issue "The embedded default"): e-mail, password, one button. */
-export function SignInPage({ siteName, css, action, email, error, clientName, status }: SignInModel) {
+export function SignInPage({ siteName, css, action, email, error, clientName, status, forgotHref, signUpHref }: SignInModel) {
   const invalid = error ? { 'aria-invalid': true as const, 'aria-describedby': SIGN_IN_ERROR_ID } : {};
   return (
     <IdentityDocument title="Sign in" siteName={siteName} css={css} status={status ?? 200}>
@@ -37,6 +41,12 @@ export function SignInPage({ siteName, css, action, email, error, clientName, st
         </p>
         <p><button type="submit">Sign in</button></p>
       </form>
+      {forgotHref || signUpHref ? (
+        <p className="identity-links">
+          {forgotHref ? <a href={forgotHref}>Forgot password?</a> : null}
+          {signUpHref ? <a href={signUpHref}>Create an account</a> : null}
+        </p>
+      ) : null}
       <p><a href="/">{`Back to ${siteName}`}</a></p>
     </IdentityDocument>
   );
