@@ -5,10 +5,9 @@
  * one it refuses for good is marked failed. Rows are claimed with FOR UPDATE SKIP LOCKED under a lease,
  * so instances sharing the store never send one twice at once. Logs name the row, never the address.
  */
-import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Queryable } from '../../db/driver.ts';
-import { SMTP_TIMEOUTS, smtpFailure } from '../../support/delivery/email.ts';
+import { smtpFailure, smtpTransport } from '../../support/delivery/email.ts';
 
 export interface AccountMessage {
   to: string;
@@ -37,7 +36,7 @@ export class AccountMail {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly opts: AccountMailOptions) {
-    this.transport = nodemailer.createTransport({ url: opts.smtpUrl, ...SMTP_TIMEOUTS } as Parameters<typeof nodemailer.createTransport>[0]);
+    this.transport = smtpTransport(opts.smtpUrl);
   }
 
   /** Queues a message in the caller's transaction; `flush()` after the commit sends it. */
