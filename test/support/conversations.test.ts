@@ -295,7 +295,7 @@ t.test('the requester is told by e-mail of each status change and answer, with a
   await app.supportRequests.setStatus(anon, 'resolved', '', 'staff');
   await toldOnce(anon, 'update');
   const [ja] = requesterMails(anon);
-  t.equal(ja!.mail.subject, `[${anon}] 同期が止まる: ${stringsFor('ja').requests.statuses.resolved}`);
+  t.equal(ja!.mail.subject, `[${anon}] 同期が止まる: ステータスが「${stringsFor('ja').requests.statuses.resolved}」になりました`);
   t.match(ja!.mail.text, '山田 様');
   const link = /https:\/\/help\.example\.test(\/requests\/[^\s]+\?key=[A-Za-z0-9_-]{32})/.exec(ja!.mail.text ?? "")?.[1];
   t.ok(link, 'the private link');

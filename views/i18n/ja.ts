@@ -322,7 +322,7 @@ export const ja: Strings = {
     replyLinkNote: 'このリクエストは非公開リンクで表示しています。リンクを知っている人は誰でも閲覧・返信できます。',
     changed: '新しい更新',
     mail: {
-      statusSubject: (reference: string, subject: string, status: string) => `[${reference}] ${subject}: ${status}`,
+      statusSubject: (reference: string, subject: string, status: string) => `[${reference}] ${subject}: ステータスが「${status}」になりました`,
       replySubject: (reference: string, subject: string) => `[${reference}] 新しい返信: ${subject}`,
       greeting: (name: string) => (name ? `${name} 様` : 'お客様'),
       statusText: (reference: string, status: string) => `リクエスト ${reference} のステータスが「${status}」になりました。`,
