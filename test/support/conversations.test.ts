@@ -137,6 +137,16 @@ t.test('files come with a reply under the forms’ rules; a refused reply stores
   t.match(refused.body, 'aria-invalid="true"');
   t.equal((await commentsOf(ref)).length, 0, 'nothing stored');
 
+  // More files than the forms take: refused with the reason (one over the limit), or at once (two over).
+  const many = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `part-${i}.txt`, data: Buffer.from(`line ${i}\n`) }));
+  const fourFiles = await postMultipart(`/requests/${ref}/comments`, { ...form, body: 'Too many' }, many(4), ada);
+  t.equal(fourFiles.statusCode, 422);
+  t.match(fourFiles.body, 'Attach at most 3 files: part-3.txt not sent');
+  const fiveFiles = await postMultipart(`/requests/${ref}/comments`, { ...form, body: 'Far too many' }, many(5), ada);
+  t.ok(fiveFiles.statusCode >= 400 && fiveFiles.statusCode < 500, `far too many files: ${fiveFiles.statusCode}, not a 5xx`);
+  t.notMatch(fiveFiles.body, /at .*\.ts:\d+|stack/i, 'no internals');
+  t.equal((await commentsOf(ref)).length, 0, 'nothing stored by either');
+
   const sent = await postMultipart(`/requests/${ref}/comments`, { ...form, body: 'Here is the screenshot' },
     [{ name: 'screen.png', data: PNG }, { name: 'notes.txt', data: Buffer.from('step one\nstep two\n') }], ada);
   t.equal(sent.statusCode, 303);

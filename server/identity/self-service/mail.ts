@@ -8,6 +8,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Queryable } from '../../db/driver.ts';
 import { smtpFailure, smtpTransport } from '../../support/delivery/email.ts';
+import { retryDelayMs } from '../../support/delivery/worker.ts';
 
 export interface AccountMessage {
   to: string;
@@ -95,7 +96,7 @@ export class AccountMail {
     } catch (error) {
       const failure = smtpFailure(error);
       const giveUp = failure.permanent || row.attempts >= this.opts.maxAttempts;
-      const delayMs = this.opts.backoffMs * 2 ** (row.attempts - 1);
+      const delayMs = retryDelayMs(row.attempts, this.opts.backoffMs);
       await db.query(
         `update account_mail set claimed_until = null, last_error = $3, failed = $4,
            next_attempt_at = now() + make_interval(secs => $5), body = case when $4 then '' else body end
