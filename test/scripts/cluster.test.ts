@@ -247,6 +247,7 @@ t.test('npm run cluster: journeys through nginx with no stickiness, and an insta
   });
 
   let reference: string | undefined;
+  let confirmation = "";
   await t.test('a support request with an attachment: form, post and confirmation on different instances', async (t) => {
     const from = logLines().length;
     const page = await (await fetch(`${url}/contact`)).text();
@@ -260,6 +261,7 @@ t.test('npm run cluster: journeys through nginx with no stickiness, and an insta
     t.equal(posted.status, 303, 'stored, then redirected');
     const location = posted.headers.get('location') ?? '';
     reference = /\/request-sent\/(SR-\d+)\?token=/.exec(location)?.[1];
+    confirmation = location;
     t.ok(reference, `the confirmation names the reference (${location})`);
     const sent = await fetch(new URL(location, url));
     t.equal(sent.status, 200);
@@ -292,6 +294,33 @@ t.test('npm run cluster: journeys through nginx with no stickiness, and an insta
     t.same(new Set(steps), new Set([1, 2]), `read and update on both instances (${steps.join(' ')})`);
     t.ok(steps.some((n, i) => i > 0 && n !== steps[i - 1]), 'consecutive calls on different instances');
     t.equal((await fetch(`${url}/api/requests/${reference}`)).status, 401, 'no token, no answer');
+  });
+
+  await t.test('a conversation through the private link and the helpdesk API, on alternating instances', async (t) => {
+    const auth = { authorization: `Bearer ${HELPDESK_TOKEN}`, 'content-type': 'application/json' };
+    const from = logLines().length;
+    const first = await fetch(`${url}/api/requests/${reference}/comments`, { method: 'POST', headers: auth, body: JSON.stringify({ body: 'Which hook rejects it?', name: 'Agent Kim', id: 'hd-1' }) });
+    t.equal(first.status, 201, 'the helpdesk replies');
+    const again = await fetch(`${url}/api/requests/${reference}/comments`, { method: 'POST', headers: auth, body: JSON.stringify({ body: 'Which hook rejects it?', name: 'Agent Kim', id: 'hd-1' }) });
+    t.equal(again.status, 200, 'the same comment again, on the other instance, is stored once');
+    // The requester sent it signed out: the key of the private link was signed on one instance, checked on the other.
+    const token = encodeURIComponent(/token=([^"&]+)/.exec(confirmation)?.[1] ?? '');
+    const sentPage = await (await fetch(`${url}/request-sent/${reference}?token=${token}`)).text();
+    const link = /href="(\/requests\/SR-\d+\?key=[^"]+)"/.exec(sentPage)?.[1] ?? '';
+    t.ok(link, 'the confirmation gives the private link');
+    const page = await (await fetch(new URL(link, url))).text();
+    t.match(page, 'Which hook rejects it?', 'the helpdesk reply is shown');
+    const form = new FormData();
+    for (const name of ['_csrf', 'submissionKey', 'key']) form.set(name, new RegExp(`name="${name}" value="([^"]+)"`).exec(page.slice(page.indexOf('request-reply-form')))?.[1] ?? '');
+    form.set('body', 'The pre-receive hook.');
+    const reply = await fetch(`${url}/requests/${reference}/comments`, { method: 'POST', body: form, headers: { origin: url }, redirect: 'manual' });
+    t.equal(reply.status, 303, 'the reply is stored');
+    const resent = await fetch(`${url}/requests/${reference}/comments`, { method: 'POST', body: form, headers: { origin: url }, redirect: 'manual' });
+    t.equal(resent.status, 303, 'sent twice');
+    const thread = await (await fetch(`${url}/api/requests/${reference}`, { headers: auth })).json() as { comments: { author: string; body: string }[] };
+    t.same(thread.comments.map((c) => [c.author, c.body]), [['helpdesk', 'Which hook rejects it?'], ['requester', 'The pre-receive hook.']], 'each reply once');
+    const steps = servedBy(from);
+    t.ok(steps.some((n, i) => i > 0 && n !== steps[i - 1]), `consecutive steps on different instances (${steps.join(' ')})`);
   });
 
   await t.test('a flag change reaches every instance; the assistant streams through nginx; its limit counts across instances', async (t) => {
