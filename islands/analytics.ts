@@ -80,7 +80,7 @@ const whenIdle = (task: () => void) => {
   else task();
 };
 
-export function start(): void {
+export function start(earlier: readonly MouseEvent[] = []): void {
   if (optedOut()) return;
   const sessionId = storedId(() => sessionStorage, 'signpost-session');
   const persistentId = storedId(() => localStorage, 'signpost-visitor');
@@ -170,28 +170,29 @@ export function start(): void {
   }
 
   // Search results: their response time, and clicks with position, term and time to click.
+  const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
   let shownAt = performance.now();
   const results = () => document.querySelector<HTMLElement>('[data-query-id]');
-  const rendered = (ms: number) => {
+  // Server-rendered results are shown from when the page arrived; results swapped in, from their swap.
+  const rendered = (ms: number, at = performance.now()) => {
     const list = results();
     if (!list?.dataset.queryId) return;
-    shownAt = performance.now();
+    shownAt = at;
     record({ type: 'results_rendered', key: '', value: Math.round(ms), queryId: list.dataset.queryId, term: list.dataset.term ?? '' });
   };
-  const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
-  rendered(navigation ? navigation.responseEnd - navigation.requestStart : 0);
+  rendered(navigation ? navigation.responseEnd - navigation.requestStart : 0, navigation?.responseEnd);
   // The search enhancement swaps the results region (htmx): time from request to swap.
   let requested = 0;
   document.addEventListener('htmx:beforeRequest', () => { requested = performance.now(); });
   document.addEventListener('htmx:afterSettle', () => { if (requested) rendered(performance.now() - requested); requested = 0; });
 
-  document.addEventListener('click', (e) => {
+  const clicked = (e: MouseEvent) => {
     const target = e.target instanceof Element ? e.target : null;
     const link = target?.closest<HTMLAnchorElement>('a[data-position]');
     const list = link?.closest<HTMLElement>('[data-query-id]');
     if (link && list) {
       record({
-        type: 'search_result_click', key: link.dataset.position ?? '', value: Math.round(performance.now() - shownAt),
+        type: 'search_result_click', key: link.dataset.position ?? '', value: Math.round(Math.max(0, e.timeStamp - shownAt)),
         term: list.dataset.term ?? '', queryId: list.dataset.queryId ?? '', data: { href: link.getAttribute('href') ?? '' },
       });
       return;
@@ -216,7 +217,10 @@ export function start(): void {
     // A reset has no key (server/events/catalogue.ts); the others their mark's key, else the link's address.
     const key = type === 'reset' ? '' : marked.dataset.analyticsKey ?? (anchor ? anchor.getAttribute('href') ?? '' : '');
     if (key || type === 'reset') record({ type, key });
-  });
+  };
+  // Clicks made while this chunk loaded (islands/main.ts kept them), then every later one.
+  for (const e of earlier) clicked(e);
+  document.addEventListener('click', clicked);
 
   // Videos: start, end and errors, with the time into the video.
   for (const [name, key] of [['play', 'start'], ['ended', 'end'], ['error', 'error']] as const) {

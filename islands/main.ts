@@ -192,7 +192,9 @@ const boxesOf = (element: HTMLElement): Element[] => {
 const waiting = new Map<HTMLElement, IslandName>();
 
 export function enhanceAll(root: ParentNode = document): void {
+  // The page's head marked it already (views/layout/scripts-class.tsx); a page without that mark gets it here.
   document.documentElement.classList.add('js-enabled');
+  document.documentElement.dataset.islands = 'running';
   let observer: IntersectionObserver | undefined;
   for (const element of root.querySelectorAll<HTMLElement>('[data-island]')) {
     const name = element.dataset.island ?? '';
@@ -244,9 +246,21 @@ enhanceAll();
   await Promise.all(all);
 };
 
-// First-party analytics on every page, in a chunk of its own (islands/analytics.ts), from the start so no
-// click is missed; its batches go when the browser is idle; a failure is silent.
-import('./analytics.ts').then((m) => m.start(), () => undefined);
+// First-party analytics on every page, in a chunk of its own (islands/analytics.ts), asked for once the
+// page has been drawn so it never competes with what the first paint needs. Clicks made before it
+// arrives are kept and handed to it, so none is missed; its batches go when the browser is idle; a
+// failure is silent.
+const earlyClicks: MouseEvent[] = [];
+const keepClick = (event: MouseEvent) => { earlyClicks.push(event); };
+document.addEventListener('click', keepClick, true);
+const startAnalytics = () => {
+  import('./analytics.ts').then((m) => m.start(earlyClicks), () => undefined)
+    .finally(() => { document.removeEventListener('click', keepClick, true); earlyClicks.length = 0; });
+};
+// A frame callback runs before the browser paints that frame; a task queued from it runs after. A hidden
+// page paints nothing (and runs no frame callbacks), so it starts at once.
+if (document.visibilityState === 'hidden') startAnalytics();
+else requestAnimationFrame(() => { setTimeout(startAnalytics, 0); });
 
 // The hidden credits overlay (spec §2): nothing of it loads until this is called.
 (window as Window & { signpostCredits?: () => Promise<void> }).signpostCredits = () => import('./credits.tsx').then((m) => m.default());

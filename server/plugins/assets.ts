@@ -15,6 +15,8 @@ declare module 'fastify' {
       js: string;
       /** Per island name (views/islands/names.ts), every script path its module loads: its chunk and what that imports. */
       islands: Record<string, string[]>;
+      /** The chunks the entry itself imports (esbuild's shared runtime): preloaded beside it, not found only once it runs. */
+      entryImports: string[];
     };
   }
 }
@@ -146,10 +148,7 @@ export default fp(async (app) => {
   // What each island costs a page: the output whose entry point is islands/<name>.ts(x), and every chunk
   // it imports statically (React, shared code), as the paths they are served at.
   const servedPath = (output: string) => `/assets/${posix(outdir, join(projectRoot, output))}`;
-  const islandFiles: Record<string, string[]> = {};
-  for (const [output, meta] of Object.entries(bundle.metafile.outputs)) {
-    const name = /^islands\/([\w-]+)\.tsx?$/.exec(meta.entryPoint ?? '')?.[1];
-    if (!name || meta.entryPoint === entryPoint || output.endsWith('.map')) continue;
+  const loadedWith = (output: string) => {
     const needed = new Set<string>();
     const visit = (file: string) => {
       if (needed.has(file)) return;
@@ -159,10 +158,18 @@ export default fp(async (app) => {
       }
     };
     visit(output);
-    islandFiles[name] = [...needed].map(servedPath);
+    return needed;
+  };
+  const islandFiles: Record<string, string[]> = {};
+  let entryImports: string[] = [];
+  for (const [output, meta] of Object.entries(bundle.metafile.outputs)) {
+    if (meta.entryPoint === entryPoint) entryImports = [...loadedWith(output)].filter((file) => file !== output).map(servedPath);
+    const name = /^islands\/([\w-]+)\.tsx?$/.exec(meta.entryPoint ?? '')?.[1];
+    if (!name || meta.entryPoint === entryPoint || output.endsWith('.map')) continue;
+    islandFiles[name] = [...loadedWith(output)].map(servedPath);
   }
 
-  app.decorate('assets', { css: cssPath, js: jsPath, islands: islandFiles });
+  app.decorate('assets', { css: cssPath, js: jsPath, islands: islandFiles, entryImports });
   const prepared = await Promise.all([...files].map(async ([path, file]) => [path, await prepare(file.body, file.type, IMMUTABLE)] as const));
   for (const [path, asset] of prepared) {
     app.get(path, { compress: false }, async (request, reply) => sendPrepared(request, reply, asset));

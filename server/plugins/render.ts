@@ -4,6 +4,7 @@ import type { ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import fp from 'fastify-plugin';
 import { isPersonalRequest } from './cache-rules.ts';
+import { SCRIPTS_CLASS_SCRIPT } from '../../views/layout/scripts-class.tsx';
 
 export interface PageOptions {
   status?: number;
@@ -29,13 +30,15 @@ declare module 'fastify' {
 
 /**
  * The pages' Content-Security-Policy, the same for every response. The only script a page loads is
- * the external islands module, and no view writes an inline script (island props are
- * `type="application/json"` data blocks, which are not executed), so `script-src 'self'` is as strict
- * as a per-response nonce and leaves the bytes of a page the same for every visitor. The one exception,
+ * the external islands module, and the only inline script is the fixed one that marks the document
+ * `js-enabled` (views/layout/scripts-class.tsx), allowed by its hash (island props are
+ * `type="application/json"` data blocks, which are not executed), so the policy is as strict as a
+ * per-response nonce and leaves the bytes of a page the same for every visitor. The one exception,
  * the private /requests page, adds its own nonce (server/support/requests/page-kit.tsx).
  */
+export const SCRIPTS_CLASS_HASH = `'sha256-${createHash('sha256').update(SCRIPTS_CLASS_SCRIPT).digest('base64')}'`;
 export const PAGE_CSP = [
-  "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data: https:",
+  "default-src 'self'", `script-src 'self' ${SCRIPTS_CLASS_HASH}`, "style-src 'self'", "img-src 'self' data: https:",
   "font-src 'self'", "connect-src 'self'", "frame-src https:", "object-src 'none'", "base-uri 'self'",
   "form-action 'self'", "frame-ancestors 'self'",
 ].join('; ');
@@ -45,13 +48,14 @@ export const PAGE_CSP = [
  * page (<link rel="modulepreload"> in its head): without them the browser learns of an island's module
  * only when the entry runs, and of React only when that module arrives, three round trips in a row.
  * Preloading never blocks rendering. Islands that wait (visible, idle, interaction) are not preloaded:
- * most visits never need them.
+ * most visits never need them. The chunk the entry imports itself (esbuild's shared runtime, under a
+ * kilobyte) is preloaded on every page that loads the entry, so it comes beside the entry, not after it.
  */
 export function withIslandPreloads(html: string, app: FastifyInstance): string {
   if (!app.hasDecorator('assets')) return html;
   const head = html.indexOf('</head>');
   if (head < 0) return html;
-  const files = new Set<string>();
+  const files = new Set<string>(html.includes(`src="${app.assets.js}"`) ? app.assets.entryImports : []);
   for (const match of html.matchAll(/ data-island="([\w-]+)"([^>]*)>/g)) {
     const when = / data-hydrate="(\w+)"/.exec(match[2] ?? '')?.[1] ?? 'load';
     if (when !== 'load') continue;

@@ -42,7 +42,7 @@ t.test('client events from a browser journey', async (t) => {
   const hasSent = (type: string, key?: string) => sent.some((e) => e.type === type && (key === undefined || e.key === key));
 
   await page.goto(base + TOPIC);
-  await page.waitForFunction(() => document.documentElement.classList.contains('js-enabled'));
+  await page.waitForFunction(() => document.documentElement.dataset.islands === 'running');
   await page.locator('.page-tree-toggle').first().click();
   await page.mouse.move(10, 10);
   // To the very end, again while the page grows (images, the opened tree, islands hydrating as they are
@@ -67,7 +67,7 @@ t.test('client events from a browser journey', async (t) => {
   t.match(footer, { path: TOPIC, key: /^\/legal\// }, 'footer link');
 
   await page.goto(`${base}/search-results/?searchTerm=filter`);
-  await page.waitForFunction(() => document.documentElement.classList.contains('js-enabled'));
+  await page.waitForFunction(() => document.documentElement.dataset.islands === 'running');
   const queryId = await page.locator('[data-query-id]').getAttribute('data-query-id');
   const [renderedRow] = await rows('results_rendered');
   t.match(renderedRow, { path: '/search-results/', term: 'filter', query_id: queryId }, 'results rendered with its query id');
@@ -88,7 +88,7 @@ t.test('client events from a browser journey', async (t) => {
 
   // Pagination, a filter, then the reset of the filters, on a results page of its own.
   await page.goto(`${base}/search-results/?searchTerm=filter`);
-  await page.waitForFunction(() => document.documentElement.classList.contains('js-enabled'));
+  await page.waitForFunction(() => document.documentElement.dataset.islands === 'running');
   await page.locator('[data-analytics="pagination"][data-analytics-key="2"]').first().click();
   await page.waitForTimeout(300);
   await page.locator('[data-analytics="filter"]').first().click();
@@ -108,7 +108,7 @@ t.test('client events from a browser journey', async (t) => {
   t.match((await rows('featured_card_click'))[0], { path: '/', key: /^\// }, 'a featured card');
 
   await page.goto(base + DOCS);
-  await page.waitForFunction(() => document.documentElement.classList.contains('js-enabled'));
+  await page.waitForFunction(() => document.documentElement.dataset.islands === 'running');
   // The list's first interaction: its 'Show more' before the island has hydrated, given to it once it has.
   await page.locator('details.show-more > summary').first().click();
   await page.locator('.show-more-toggle[aria-expanded="true"]').first().waitFor();
@@ -154,7 +154,7 @@ t.test('client events from a browser journey', async (t) => {
   const broken = await failing.newPage();
   const logged = broken.waitForEvent('console', { predicate: (m) => m.type() === 'warning' && /analytics: \d+ event\(s\) not sent: HTTP 503/.test(m.text()), timeout: 15_000 });
   await broken.goto(base + TOPIC);
-  await broken.waitForFunction(() => document.documentElement.classList.contains('js-enabled'));
+  await broken.waitForFunction(() => document.documentElement.dataset.islands === 'running');
   await broken.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   t.match((await logged).text(), 'HTTP 503', 'the failed send is in the console');
   await failing.close();
@@ -178,7 +178,7 @@ t.test('embedded videos: a start when the visitor moves into the player, the end
   const page = await context.newPage();
   const path = '/acme-cloud/docs/first-steps';
   await page.goto(base + path);
-  await page.waitForFunction(() => document.documentElement.classList.contains('js-enabled'));
+  await page.waitForFunction(() => document.documentElement.dataset.islands === 'running');
   const player = page.frameLocator('.video-frame iframe');
   await player.locator('#play').click();
   await player.locator('#noise').click();

@@ -179,8 +179,9 @@ export function auditPageTypes(javaScript: boolean) {
         }
         t.same(await axeViolations(page), [], `${name} (${viewport}) has no WCAG A/AA violations`);
         t.equal(await page.locator('h1').count(), 1, `${name} has one heading 1`);
-        const enhanced = await page.evaluate(() => document.documentElement.classList.contains('js-enabled'));
-        t.equal(enhanced, javaScript, 'the islands script runs only when JavaScript is on');
+        const [enhanced, running] = await page.evaluate(() => [document.documentElement.classList.contains('js-enabled'), document.documentElement.dataset.islands === 'running']);
+        t.equal(running, javaScript, 'the islands script runs only when JavaScript is on');
+        t.equal(enhanced, javaScript, 'the page is marked for scripts only when its islands script loaded');
         if (!javaScript) {
           const plain = await open(path, 'off', viewport);
           t.equal(await plain.locator('h1').count(), 1, `${name} renders with JavaScript disabled`);

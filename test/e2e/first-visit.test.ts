@@ -52,3 +52,39 @@ t.test('a first visit asks for no icon of a closed menu', async (t) => {
     await context.close();
   }
 });
+
+/**
+ * Loading the islands moves nothing on screen: the page is drawn first in the layout it keeps once its
+ * scripts run (views/layout/scripts-class.tsx). The islands module is held back until the browser has
+ * painted, as on a slow link, so a layout that waited for it would shift in front of the test.
+ */
+t.test('loading the islands moves nothing on screen', async (t) => {
+  const { base, browser } = await serve(t, { contentDir: SAMPLE_CONTENT });
+  const visits = ['home', 'topic', 'KB article'] as const;
+  for (const viewport of ['mobile', 'desktop'] as const) {
+    for (const name of [...visits, 'search results'] as const) {
+      const path = name === 'search results' ? '/search-results/?searchTerm=board' : PAGE_TYPES[name];
+      const context = await browser.newContext({ viewport: VIEWPORTS[viewport] });
+      const page = await context.newPage();
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((done) => { release = done; });
+      await page.route(/\/assets\/islands\.\w+\.js$/, async (route) => { await held; await route.continue(); });
+      await page.addInitScript(() => {
+        const w = window as unknown as { shifts: number };
+        w.shifts = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!entry.hadRecentInput) w.shifts += entry.value;
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      await page.goto(base + path, { waitUntil: 'commit' });
+      await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0);
+      t.ok(await page.evaluate(() => document.documentElement.classList.contains('js-enabled')), `${name} (${viewport}): marked for scripts before its islands load`);
+      release();
+      await page.waitForFunction(() => document.documentElement.dataset.islands === 'running');
+      await islandsSettled(page);
+      await page.waitForLoadState('load');
+      t.equal(await page.evaluate(() => (window as unknown as { shifts: number }).shifts), 0, `${name} (${viewport}): no layout shift`);
+      await context.close();
+    }
+  }
+});

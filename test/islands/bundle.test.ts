@@ -42,8 +42,8 @@ t.test('a page preloads the modules of the islands it hydrates at once, and only
     const all = [...html.matchAll(/ data-island="([\w-]+)"([^>]*)>/g)];
     t.same(all.filter((m) => !/ data-hydrate="(load|visible|idle|interaction)"/.test(m[2] ?? '')).map((m) => m[1]), [], `${path}: every island says when it hydrates`);
     const names = new Set(all.filter((m) => (m[2] ?? '').includes('data-hydrate="load"')).map((m) => m[1] ?? ''));
-    const expected = new Set([...names].flatMap((name) => app.assets.islands[name] ?? []));
-    t.same(new Set(preloaded), expected, `${path}: the preloads are the modules of its islands (${[...names].join(', ')})`);
+    const expected = new Set([...app.assets.entryImports, ...[...names].flatMap((name) => app.assets.islands[name] ?? [])]);
+    t.same(new Set(preloaded), expected, `${path}: the preloads are the entry's own chunk and the modules of its islands (${[...names].join(', ')})`);
     t.equal(preloaded.length, new Set(preloaded).size, `${path}: each module once`);
     for (const file of preloaded) {
       const res = await app.inject(file);
@@ -52,6 +52,11 @@ t.test('a page preloads the modules of the islands it hydrates at once, and only
     }
   }
   const head = (path: string) => app.inject(path).then((res) => res.body.slice(0, res.body.indexOf('</head>')));
-  t.notMatch(await head('/tracklight-cloud/docs/write-rich-issue-descriptions'), 'modulepreload', 'a topic, whose islands all wait, preloads nothing: React is not fetched before it is needed');
+  const topic = [...(await head('/tracklight-cloud/docs/write-rich-issue-descriptions')).matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1] ?? '');
+  t.same(topic, app.assets.entryImports, 'a topic, whose islands all wait, preloads only what the entry imports itself: React is not fetched before it is needed');
+  t.ok(app.assets.entryImports.every((file) => !Object.values(app.assets.islands).some((files) => files[0] === file)), 'no island module is among them');
+  const entryImported = app.assets.entryImports.map((file) => file.slice('/assets/'.length));
+  const entryJs = (await app.inject(app.assets.js)).body;
+  t.ok(entryImported.every((file) => entryJs.includes(`"./${file}"`)), `the entry imports each of them (${entryImported.join(', ')})`);
   t.match(await head('/contact'), `href="${(app.assets.islands['support-form'] ?? ['none'])[0]}"`, 'a support form, enhanced at once, is preloaded');
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import t from 'tap';
 import { build, PREVIEW_TOKEN } from '../helpers/build.ts';
 
@@ -10,8 +11,14 @@ t.test('pages of the content tree', async (t) => {
     t.match(res.headers['content-type'], 'text/html');
     t.equal(res.headers['cache-control'], 'public, no-cache');
     t.ok(res.headers.etag, 'a cache validator');
-    t.match(res.headers['content-security-policy'], /script-src 'self'(;|$)/);
+    t.match(res.headers['content-security-policy'], /script-src 'self' 'sha256-[A-Za-z0-9+/]+=*'(;|$)/);
     const html = res.body;
+    // The page's one inline script is the one its policy allows by hash, and it comes before the stylesheets.
+    const inline = [...html.matchAll(/<script>([^<]*)<\/script>/g)].map((m) => m[1] ?? '');
+    t.equal(inline.length, 1, 'one inline script');
+    const hash = createHash('sha256').update(inline[0] ?? '').digest('base64');
+    t.ok(String(res.headers['content-security-policy']).includes(`'sha256-${hash}'`), 'the policy allows it by its hash');
+    t.ok(html.indexOf('<script>') < html.indexOf('<link rel="stylesheet"'), 'it runs before the first paint');
     t.match(html, /^<!doctype html><html lang="en">/);
     t.match(html, '<a class="skip-link" href="#maincontent">');
     t.match(html, '<main id="maincontent"');

@@ -1,4 +1,5 @@
 import { IconGlyph } from '../parts/icon.tsx';
+import { ScriptsClass } from './scripts-class.tsx';
 import type { ReactNode } from 'react';
 import type { Chrome } from '../view-model.ts';
 import { SiteHeader } from './site-header.tsx';
@@ -39,6 +40,7 @@ function Page({ chrome, title, hasSidebar, sidebar, linkedData, children }: {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <ScriptsClass />
         <title>{title}</title>
         {chrome.description ? <meta name="description" content={chrome.description} /> : null}
         <link rel="canonical" href={chrome.canonicalUrl} />
