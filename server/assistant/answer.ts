@@ -10,8 +10,8 @@ import type { Db } from '../db/driver.ts';
 import { maskEmails } from '../search/highlight.ts';
 import type { Gate } from '../http/gate.ts';
 import { generate, GenerationError, type ModelConfig } from './generate.ts';
-import { choose } from './choose.ts';
-import { retrieve, type Retrieved } from './retrieve.ts';
+import { choose, MIN_CONFIDENCE, questionWords } from './choose.ts';
+import { frequencies, retrieve, type Retrieved } from './retrieve.ts';
 
 /** Where 'ask support' goes; the form fills its subject from `subject` (server/support/forms/page.tsx). */
 export const CONTACT_PATH = '/contact';
@@ -20,6 +20,9 @@ export const MIN_COVERAGE = 0.5;
 /** A quote is cut at a sentence end near this many characters. */
 export const QUOTE_CHARS = 360;
 export const MAX_QUESTION = 500;
+/** How many passages the answer is chosen among, and how many of them one page may give. */
+const CANDIDATES = 12;
+const PER_PAGE = 3;
 
 export interface Citation {
   title: string;
@@ -85,12 +88,23 @@ export function searchHrefOf(question: string): string {
 export async function answer(db: Db, rawQuestion: string, options: AnswerOptions = {}): Promise<Answer> {
   const started = performance.now();
   const question = rawQuestion.replace(/\s+/g, ' ').trim().slice(0, MAX_QUESTION);
-  const retrieval = () => retrieve(db, question, { limit: options.limit ?? 3, language: options.language });
-  const retrieved = (await (options.searches ? options.searches.run(retrieval) : retrieval())).filter(relevant);
+  const limit = options.limit ?? 3;
+  const words = questionWords(question);
+  const retrieval = async () => ({
+    passages: await retrieve(db, question, { limit: CANDIDATES, perPage: PER_PAGE, language: options.language }),
+    counts: await frequencies(db, [...words.values()], options.language),
+  });
+  const { passages, counts } = await (options.searches ? options.searches.run(retrieval) : retrieval());
+  const retrieved = passages.filter(relevant);
   // The passage whose sentence answers the question's kind leads, quoted at that sentence; below
-  // the confidence no passage is shown rather than quotes unrelated to the question.
-  const choice = choose(question, retrieved);
-  const found = choice ? [choice.passage, ...retrieved.filter((p) => p !== choice.passage)] : [];
+  // the confidence no passage is shown rather than quotes unrelated to the question. The others cited
+  // are the best passage of each other page, in rank order.
+  const choice = choose(question, retrieved, MIN_CONFIDENCE,
+    { passages: counts.passages, holding: new Map([...words].map(([s, w]) => [s, counts.holding.get(w) ?? counts.passages])) });
+  const found: Retrieved[] = [];
+  for (const p of choice ? [choice.passage, ...retrieved] : []) {
+    if (found.length < limit && !found.some((f) => f.entryId === p.entryId)) found.push(p);
+  }
   const citations = found.map((p) => ({ title: p.title, heading: p.heading, url: p.url,
     quote: p === choice?.passage ? choice.quote : quoteOf(p.text) }));
   let result: Answer;

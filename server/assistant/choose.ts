@@ -29,11 +29,21 @@ export const MIN_CONFIDENCE = 0.5;
 /** Added to a sentence's score when it carries what the question's kind asks for. */
 const KIND_BONUS = 0.35;
 const QUOTE_MAX = 360;
+/** A section whose heading names what the question's kind asks for ('Cause', 'Why …', 'Solution', 'How to …'). */
+const HEADING: Partial<Record<QuestionKind, RegExp>> = {
+  reason: /\b(?:cause|causes|why|reason|reasons)\b/i,
+  steps: /\b(?:solution|fix|resolve|resolution|workaround|how to|how do|steps?)\b/i,
+};
+const HEADING_BONUS = 0.3;
+/** Questions whose answer is a measure: how long, how many, how much, how big. */
+const MEASURED = /\bhow (?:long|many|much|big|large|often)\b/i;
+/** How much the best sentence weighs against the passage's confidence. */
+const SENTENCE = 1;
 
 const STOP = new Set(('a an the and or but if then of to in on at by for with from into about as is are was were be been being '
   + 'do does did doing done have has had can could should would will shall may might must i me my we our you your it its '
   + 'this that these those there here what which who whom whose when where why how much many long big large small '
-  + 'any some all no not there get got make need want please tell know way possible able').split(' '));
+  + 'any some all no not there get got make need want please tell know way possible able say says said').split(' '));
 
 export function kindOf(question: string): QuestionKind {
   const q = question.toLowerCase();
@@ -44,9 +54,14 @@ export function kindOf(question: string): QuestionKind {
   return 'other';
 }
 
+/** British spellings in -ise, -isation, -yse read as the American ones most documentation uses. */
+export function american(word: string): string {
+  return word.replace(/(?<=\w{3})is(e|es|ed|ing|ation|ations)$/, 'iz$1').replace(/(?<=\w{3})ys(e|es|ed|ing)$/, 'yz$1');
+}
+
 /** A crude stem: enough that 'schedules', 'scheduled' and 'scheduling' meet. */
 export function stem(word: string): string {
-  let w = word.toLowerCase();
+  let w = american(word.toLowerCase());
   for (const suffix of ['ing', 'ed', 'es', 's']) {
     if (w.length > suffix.length + 3 && w.endsWith(suffix)) { w = w.slice(0, -suffix.length); break; }
   }
@@ -59,13 +74,26 @@ export function contentWords(text: string): string[] {
   return [...new Set(wordsOf(text).filter((w) => !STOP.has(w) && w.length > 1).map(stem))];
 }
 
+/** The question's content words as written, one for each stem (what the corpus is asked how often it holds). */
+export function questionWords(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const w of wordsOf(text)) if (!STOP.has(w) && w.length > 1 && !out.has(stem(w))) out.set(stem(w), american(w));
+  return out;
+}
+
+/** How many passages the whole corpus has, and how many hold each stem of the question. */
+export interface CorpusCounts {
+  passages: number;
+  holding: Map<string, number>;
+}
+
 export function sentencesOf(text: string): string[] {
   return text.replace(/\r/g, '').split(/\n{2,}|\n(?=\s*(?:[-*+]|\d+[.)])\s)|(?<=[.!?])\s+(?=[A-Z0-9`"'(])/)
     .map((s) => s.replace(/\s+/g, ' ').trim()).filter((s) => s.length > 0);
 }
 
-const DURATION = /\b\d+(?:[.,]\d+)?\s*(?:-|to)?\s*\d*\s*(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|ms|s)\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|thirty|sixty)\s+(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b|\b(?:immediately|instantly|overnight|daily|weekly|monthly|hourly)\b/i;
-const QUANTITY = /\b\d+(?:[.,]\d+)?\s*(?:%|kb|mb|gb|tb|kg|g|lbs?|cm|mm|m|km|items?|users?|seats?|requests?|connections?|characters?|files?|pages?|times?)?\b|\b(?:unlimited|up to|at most|at least|no more than|maximum|minimum)\b/i;
+const DURATION = /\b\d+(?:[.,]\d+)?\s*(?:-|to)?\s*\d*\s*(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|ms|s)\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|thirty|sixty)\s+(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b|\b(?:in|of) (?:seconds|minutes|hours|days|weeks|months|years)\b|\b(?:immediately|instantly|overnight|daily|weekly|monthly|hourly)\b/i;
+const QUANTITY = /\b(?:two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|fifty|hundred|thousand)\b|\b\d+(?:[.,]\d+)?\s*(?:%|kb|mb|gb|tb|kg|g|lbs?|cm|mm|m|km|items?|users?|seats?|requests?|connections?|characters?|files?|pages?|times?)?\b|\b(?:unlimited|up to|at most|at least|no more than|maximum|minimum)\b/i;
 const REASON = /\b(?:because|cause[sd]?|due to|since|so that|in order to|reason|results? in|prevents?|otherwise)\b/i;
 const STEPS = /^(?:\d+[.)]\s|[-*+]\s)|^(?:run|open|click|select|go|choose|enter|set|add|use|call|pass|install|create|type|press|import|configure|enable|disable)\b|`[^`]+`|\$ /i;
 
@@ -79,8 +107,20 @@ export function carries(kind: QuestionKind, sentence: string): boolean {
   }
 }
 
-/** Rarer words weigh more: a word's weight falls with how many candidates hold it. */
-function weightsOf(words: string[], candidates: readonly Candidate[]): Map<string, number> {
+/**
+ * Rarer words weigh more: a word's weight falls with how many passages of the corpus hold it (or, without
+ * the corpus' counts, how many candidates do). A word no passage holds weighs most: a question about it
+ * is one the content does not answer.
+ */
+function weightsOf(words: string[], candidates: readonly Candidate[], corpus?: CorpusCounts): Map<string, number> {
+  if (corpus && corpus.passages > 0) {
+    const n = corpus.passages;
+    // A number no passage holds (a count, a year, a ticket's number) weighs nothing rather than most.
+    return new Map(words.map((w) => {
+      const holding = corpus.holding.get(w) ?? n;
+      return [w, holding === 0 && /^\d+$/.test(w) ? 0 : Math.log((n + 1) / (holding + 0.5))];
+    }));
+  }
   const bags = candidates.map((c) => new Set(contentWords(`${c.title} ${c.heading ?? ''} ${c.text}`)));
   const n = Math.max(bags.length, 1);
   return new Map(words.map((w) => [w, Math.log(1 + (n + 1) / (1 + bags.filter((b) => b.has(w)).length))]));
@@ -103,27 +143,45 @@ function quoteAround(sentences: string[], best: number): string {
   return quote.length <= QUOTE_MAX ? quote : `${quote.slice(0, QUOTE_MAX - 1).replace(/\s+\S*$/, '')}…`;
 }
 
-/** The passage and sentence that answer the question, or null when none is confident enough. */
-export function choose<P extends Candidate>(question: string, candidates: readonly P[], minConfidence = MIN_CONFIDENCE): Choice<P> | null {
+/** One candidate scored: how much of the question it covers and its best sentence. */
+export interface Scored<P extends Candidate> extends Choice<P> {
+  sentence: string;
+  score: number;
+}
+
+/** Every candidate scored, best first. */
+export function scoreAll<P extends Candidate>(question: string, candidates: readonly P[], corpus?: CorpusCounts): Scored<P>[] {
   const words = contentWords(question);
-  if (words.length === 0 || candidates.length === 0) return null;
+  if (words.length === 0) return [];
   const kind = kindOf(question);
-  const weights = weightsOf(words, candidates);
-  let best: (Choice<P> & { score: number }) | null = null;
+  const weights = weightsOf(words, candidates, corpus);
+  const out: Scored<P>[] = [];
   for (const passage of candidates) {
     const confidence = share(words, weights, new Set(contentWords(`${passage.title} ${passage.heading ?? ''} ${passage.text}`)));
     const sentences = sentencesOf(passage.text);
     let top = -1;
     let topScore = -1;
+    const bags = sentences.map((s) => new Set(contentWords(s)));
     sentences.forEach((s, i) => {
-      const score = share(words, weights, new Set(contentWords(s))) + (carries(kind, s) ? KIND_BONUS : 0);
+      // The sentence's own words count most; its neighbours', quoted with it, a little.
+      const near = new Set([...(bags[i - 1] ?? []), ...(bags[i] ?? []), ...(bags[i + 1] ?? [])]);
+      const score = SENTENCE * (0.7 * share(words, weights, bags[i] ?? new Set()) + 0.3 * share(words, weights, near)) + (carries(kind, s) ? KIND_BONUS : 0);
       if (score > topScore) { top = i; topScore = score; }
     });
     if (top < 0) continue;
-    const score = confidence + topScore;
-    if (!best || score > best.score) best = { passage, quote: quoteAround(sentences, top), kind, confidence, score };
+    const heading = passage.heading ?? '';
+    const headed = HEADING[kind]?.test(heading) ? HEADING_BONUS : 0;
+    const score = confidence + topScore + headed + 0.3 * share(words, weights, new Set(contentWords(heading)));
+    out.push({ passage, quote: quoteAround(sentences, top), sentence: sentences[top] ?? '', kind, confidence, score });
   }
+  return out.sort((a, b) => b.score - a.score);
+}
+
+/** The passage and sentence that answer the question, or null when none is confident enough. */
+export function choose<P extends Candidate>(question: string, candidates: readonly P[], minConfidence = MIN_CONFIDENCE, corpus?: CorpusCounts): Choice<P> | null {
+  const best = scoreAll(question, candidates, corpus)[0];
   if (!best || best.confidence < minConfidence) return null;
-  const { score: _score, ...choice } = best;
-  return choice;
+  // A question asking how long or how many is not answered by a quote without a duration or a number.
+  if (MEASURED.test(question) && !carries(best.kind, best.quote)) return null;
+  return { passage: best.passage, quote: best.quote, kind: best.kind, confidence: best.confidence };
 }

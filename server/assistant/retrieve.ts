@@ -28,6 +28,8 @@ export interface RetrieveOptions {
   limit?: number;
   /** Only pages in this language (its primary subtag, default 'en'). */
   language?: string;
+  /** How many passages of one page (default 1): more give the answer's choice the page's other sections. */
+  perPage?: number;
 }
 
 /** Matches beyond this many are not ranked: the newest first stand for the rest. */
@@ -73,11 +75,35 @@ export async function retrieve(db: Db, question: string, options: RetrieveOption
        )
        select b.entry_id, e.title, b.heading, e.path || coalesce('#' || b.anchor, '') as url, b.body, b.rank, b.held, (${counted})::int as counted
        from best b join content_entries e on e.id = b.entry_id
-       where b.nth = 1 and split_part(e.language, '-', 1) = ${add(lang)}
+       where b.nth <= ${add(options.perPage ?? 1)} and split_part(e.language, '-', 1) = ${add(lang)}
        order by b.rank desc, e.id limit ${add(options.limit ?? 3)}`,
       params,
     );
     return rows.map((r) => ({ entryId: r.entry_id, title: r.title, heading: r.heading, url: r.url, text: r.body, rank: Number(r.rank),
       coverage: r.counted > 0 ? Number(r.held) / Number(r.counted) : 0 }));
   });
+}
+
+/** How many passages there are, and how many hold each word: a word few passages hold says most about a question. */
+export interface Frequencies {
+  passages: number;
+  /** Passages holding the word, by the word as given. */
+  holding: Map<string, number>;
+}
+
+export async function frequencies(db: Db, words: readonly string[], language = 'en'): Promise<Frequencies> {
+  const lang = language.split('-')[0] ?? 'en';
+  const params: unknown[] = [lang];
+  // One count per word through the GIN index; a word the English parser drops (a stop word) counts as held everywhere.
+  const counts = words.map((w) => {
+    params.push(w);
+    const q = `plainto_tsquery('english', $${params.length})`;
+    return `(case when numnode(${q}) = 0 then null else (select count(*) from assistant_passages p join content_entries e on e.id = p.entry_id
+      where p.vector @@ ${q} and split_part(e.language, '-', 1) = $1) end)::int as w${params.length}`;
+  });
+  const [row] = await db.query<Record<string, number | null>>(
+    `select (select count(*) from assistant_passages p join content_entries e on e.id = p.entry_id
+       where split_part(e.language, '-', 1) = $1)::int as total${counts.length > 0 ? `, ${counts.join(', ')}` : ''}`, params);
+  const passages = Number(row?.total ?? 0);
+  return { passages, holding: new Map(words.map((w, i) => [w, row?.[`w${i + 2}`] ?? passages] as [string, number])) };
 }

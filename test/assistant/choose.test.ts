@@ -43,3 +43,28 @@ t.test('confidence is the share of the question the chosen passage covers', asyn
   const c = choose('How long does standard delivery take?', passages);
   t.ok(c && c.confidence > 0.5 && c.confidence <= 1, `confidence ${c?.confidence}`);
 });
+
+t.test('weighed by the whole corpus, a word no passage holds makes the question one the passages do not answer', async (t) => {
+  const corpus = (holding: Record<string, number>) => ({ passages: 200, holding: new Map(Object.entries(holding)) });
+  // 'parcel' and 'weigh' are common in this corpus (counts are by stem); 'robot' is in no passage.
+  const common = { parcel: 40, weigh: 30, robot: 0 };
+  t.equal(choose('How much can a parcel weigh by robot?', passages, undefined, corpus(common)), null, 'the rare word decides');
+  const much = choose('How much can a parcel weigh?', passages, undefined, corpus(common));
+  t.match(much?.quote, /30 kg/, 'without it the question is answered');
+  // A number no passage holds (say, a ticket's) weighs nothing rather than refusing the question.
+  t.match(choose('How much can a parcel weigh 4711?', passages, undefined, corpus({ ...common, 4711: 0 }))?.quote, /30 kg/);
+});
+
+t.test('a how long or how many question whose best quote has no duration or number is refused', async (t) => {
+  const only = [{ title: 'Shipping', heading: 'Couriers', text: 'Parcels leave the warehouse with a courier. The courier delivers parcels to your door.' }];
+  t.equal(choose('How long does the courier take to deliver parcels?', only), null);
+  t.ok(choose('Who delivers parcels to my door?', only), 'a question of another kind is answered from the same passage');
+});
+
+t.test('a why question prefers the section headed as a cause over the one restating the symptom', async (t) => {
+  const page = [
+    { title: 'Uploads fail', heading: 'Summary', text: 'Uploads of large files fail with an error after a minute.' },
+    { title: 'Uploads fail', heading: 'Cause', text: 'Large uploads fail because the proxy in front of the server limits request bodies.' },
+  ];
+  t.equal(choose('Why do large uploads fail?', page)?.passage.heading, 'Cause');
+});
