@@ -50,6 +50,8 @@ export interface ImportOptions {
   checked?: Checked;
   /** False leaves the vacuum to the caller (live preview runs it once saves pause). */
   vacuum?: boolean;
+  /** Times the phases (bench:import watches which one is running); a new clock when not given. */
+  clock?: PhaseClock;
   /** Words in at least this many documents have kept counts (search_term_counts); tests set a small one. */
   frequentTerm?: number;
 }
@@ -123,7 +125,7 @@ export async function currentDigest(db: Queryable): Promise<string | undefined> 
 
 export async function importContent(db: Db, dir: string, options: ImportOptions = {}): Promise<ImportResult> {
   const t0 = performance.now();
-  const clock = new PhaseClock();
+  const clock = options.clock ?? new PhaseClock();
   const { plan, problems, warnings, digest, readMs, checkMs } = options.checked
     ? { ...options.checked, readMs: 0, checkMs: 0 }
     : options.loaded ? await checkLoadedInSlices(options.loaded, 0, clock)
