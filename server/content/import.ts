@@ -309,8 +309,13 @@ async function insertEntries(tx: Queryable, rows: EntryRow[], hashes: string[]) 
        path text, title text, context_id text, product_id text, deployment text, versions text[], language text,
        last_published timestamptz, fields jsonb, document jsonb, html text, description text, search_text text,
        product_name_id text, row_hash text)`,
-    [JSON.stringify(rows.map((row, i) => ({ ...row, row_hash: hashes[i] })))],
+    [await rowsJson(rows.map((row, i) => ({ ...row, row_hash: hashes[i] })))],
   );
+}
+
+/** JSON.stringify of the rows, a row at a time: a batch of rendered bodies is megabytes of text. */
+async function rowsJson(rows: object[]): Promise<string> {
+  return `[${(await runInSlices(mapSteps(rows, (row) => JSON.stringify(row)))).join(',')}]`;
 }
 
 async function insertRoutes(tx: Queryable, rows: RouteRow[]) {
