@@ -9,6 +9,7 @@ import type { Queryable } from '../db/driver.ts';
 import { headingAnchors } from '../../views/rich-text/rich-text.tsx';
 import { headingLevel, textOf } from '../content/rich-text.ts';
 import { SEARCHABLE_TYPES } from '../search/documents.ts';
+import { mapSteps, runInSlices } from '../content/slices.ts';
 
 /** A section's text beyond this is cut: a passage is something to quote. */
 export const PASSAGE_CHARS = 1200;
@@ -70,7 +71,8 @@ export async function writePassages(tx: Queryable, ids?: string[], entries?: Pas
          ${ids ? 'and id = any($2::text[])' : ''}`,
       ids ? [SEARCHABLE_TYPES, ids] : [SEARCHABLE_TYPES],
     );
-  const passages = rows.flatMap((r) => (r.document ? passagesOf(r.id, r.document.document, r.document.links) : []));
+  // In slices: cutting every body of a large tree into passages takes longer than a request may wait.
+  const passages = (await runInSlices(mapSteps(rows, (r) => (r.document ? passagesOf(r.id, r.document.document, r.document.links) : [])))).flat();
   for (let i = 0; i < passages.length; i += BATCH) {
     await tx.query(
       `insert into assistant_passages (entry_id, position, anchor, heading, body, vector)

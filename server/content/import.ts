@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import type { Db, Queryable } from '../db/driver.ts';
 import { FLAGS_FILE_NAME, loadContent, type LoadOptions, type LoadResult } from './load.ts';
-import { resolveContent, type EntryRow, type RouteRow } from './resolve.ts';
+import { resolveSteps, type EntryRow, type RouteRow } from './resolve.ts';
+import { mapSteps, runAtOnce, runInSlices, SLICE_MS, type Steps } from './slices.ts';
 import { ContentError, type Problem } from './problems.ts';
 import { FREQUENT_TERM, rebuildSearchDocuments, updateSearchDocuments } from '../search/documents.ts';
 import { writeFiles } from './files.ts';
@@ -49,6 +50,8 @@ export interface ImportOptions {
   checked?: Checked;
   /** False leaves the vacuum to the caller (live preview runs it once saves pause). */
   vacuum?: boolean;
+  /** Times the phases (bench:import watches which one is running); a new clock when not given. */
+  clock?: PhaseClock;
   /** Words in at least this many documents have kept counts (search_term_counts); tests set a small one. */
   frequentTerm?: number;
 }
@@ -57,19 +60,27 @@ export interface ImportOptions {
 export async function checkContent(dir: string, onProgress?: ImportOptions['onProgress'], loadOptions?: LoadOptions) {
   const t0 = performance.now();
   const loaded = await loadContent(dir, onProgress && ((d, t) => onProgress('read', d, t)), loadOptions);
-  return checkLoaded(loaded, performance.now() - t0, loadOptions?.clock);
+  return checkLoadedInSlices(loaded, performance.now() - t0, loadOptions?.clock);
 }
 
-/** Checks a tree already read (checkContent, or live preview's parsed copy). */
-export function checkLoaded(loaded: LoadResult, readMs = 0, clock?: PhaseClock) {
-  return clock ? clock.timeSync('check', () => checkTree(loaded, readMs, clock)) : checkTree(loaded, readMs);
+/** Checks a tree already read (live preview's parsed copy), at once. */
+export function checkLoaded(loaded: LoadResult, readMs = 0, clock?: PhaseClock): Checked {
+  return clock ? clock.timeSync('check', () => runAtOnce(checkTree(loaded, readMs, clock))) : runAtOnce(checkTree(loaded, readMs));
 }
 
-function checkTree(loaded: LoadResult, readMs: number, clock?: PhaseClock) {
+/**
+ * The same check, giving the event loop a turn every few tens of milliseconds: checking and rendering a
+ * large tree takes seconds, and a server importing it must keep answering.
+ */
+export function checkLoadedInSlices(loaded: LoadResult, readMs = 0, clock?: PhaseClock, sliceMs = SLICE_MS): Promise<Checked> {
+  return clock ? clock.time('check', () => runInSlices(checkTree(loaded, readMs, clock), sliceMs)) : runInSlices(checkTree(loaded, readMs), sliceMs);
+}
+
+function* checkTree(loaded: LoadResult, readMs: number, clock?: PhaseClock) {
   const t1 = performance.now();
   const found: Problem[] = loaded.problems.filter((p) => p.severity !== 'warning');
   const warnings = loaded.problems.filter((p) => p.severity === 'warning');
-  const resolved = resolveContent(loaded.entries, found, { contentFiles: loaded.contentFiles, treeFiles: loaded.files.map((f) => f.path), clock });
+  const resolved = yield* resolveSteps(loaded.entries, found, { contentFiles: loaded.contentFiles, treeFiles: loaded.files.map((f) => f.path), clock });
   const pathOf = new Map(resolved.entries.flatMap((e) => (e.path ? [[e.id, e.path] as const] : [])));
   const redirects = checkRedirects(loaded.files.find((f) => f.path === REDIRECTS_FILE)?.text, new Set(resolved.routes.map((r) => r.path)),
     (id) => pathOf.get(id), found);
@@ -88,7 +99,10 @@ function checkTree(loaded: LoadResult, readMs: number, clock?: PhaseClock) {
   problems.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
   warnings.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
   const digest = createHash('sha256').update(`format ${IMPORT_FORMAT}\n`);
-  for (const file of loaded.files) digest.update(`${file.path}\0${file.text}\0`);
+  for (const file of loaded.files) {
+    digest.update(`${file.path}\0${file.text}\0`);
+    yield;
+  }
   if (loaded.flags !== undefined) digest.update(`flags\0${loaded.flags}\0`);
   digestFiles(digest, plan.files);
   return { plan, problems, warnings, digest: digest.digest('hex'), readMs, checkMs: performance.now() - t1 };
@@ -111,10 +125,10 @@ export async function currentDigest(db: Queryable): Promise<string | undefined> 
 
 export async function importContent(db: Db, dir: string, options: ImportOptions = {}): Promise<ImportResult> {
   const t0 = performance.now();
-  const clock = new PhaseClock();
+  const clock = options.clock ?? new PhaseClock();
   const { plan, problems, warnings, digest, readMs, checkMs } = options.checked
     ? { ...options.checked, readMs: 0, checkMs: 0 }
-    : options.loaded ? checkLoaded(options.loaded, 0, clock)
+    : options.loaded ? await checkLoadedInSlices(options.loaded, 0, clock)
     : await checkContent(dir, options.onProgress, { clock });
   if (problems.length > 0) throw new ContentError(problems, warnings);
   options.signal?.throwIfAborted();
@@ -123,8 +137,8 @@ export async function importContent(db: Db, dir: string, options: ImportOptions 
     return { imported: false, written: { entries: 0, removed: 0, full: false }, ...base, ms: { read: readMs, check: checkMs, write: 0, total: performance.now() - t0 }, phases: clock.phases };
   }
   const t1 = performance.now();
+  const hashes = await clock.time('write entries', () => runInSlices(mapSteps(plan.entries, rowHash)));
   const written = await clock.time('commit', () => db.transaction(async (tx) => {
-    const hashes = clock.timeSync('write entries', () => plan.entries.map(rowHash));
     const before = await tx.query<RouteRow>('select path, entry_id, version from content_routes');
     const written = options.force ? await writeAll(tx, plan, hashes, options, clock) : await writeChanges(tx, plan, hashes, options, clock);
     await clock.time('write redirects', () =>
@@ -142,7 +156,7 @@ export async function importContent(db: Db, dir: string, options: ImportOptions 
   return { imported: true, written, ...base, ms: { read: readMs, check: checkMs, write, total: performance.now() - t0 }, phases: clock.phases };
 }
 
-export type Checked = ReturnType<typeof checkLoaded>;
+export type Checked = ReturnType<typeof checkTree> extends Steps<infer T> ? T : never;
 type Plan = Checked['plan'];
 type Written = ImportResult['written'];
 
@@ -184,7 +198,7 @@ async function writeAll(tx: Queryable, plan: Plan, hashes: string[], options: Im
   await clock.time('passages', () => writePassages(tx, undefined, plan.entries));
   await clock.time('vocabulary', async () => {
     await tx.query('delete from search_vocabulary');
-    const words = [...vocabulary(plan.entries)].map(([word, frequency]) => ({ word, frequency }));
+    const words = [...(await runInSlices(vocabularySteps(plan.entries)))].map(([word, frequency]) => ({ word, frequency }));
     for (let i = 0; i < words.length; i += BATCH * 10) {
       await tx.query(
         `insert into search_vocabulary (word, frequency) select word, frequency from jsonb_to_recordset($1::jsonb) as x(word text, frequency integer)`,
@@ -243,7 +257,7 @@ async function writeChanges(tx: Queryable, plan: Plan, hashes: string[], options
   });
   await clock.time('search index', () => updateSearchDocuments(tx, ids, options.frequentTerm ?? FREQUENT_TERM));
   await clock.time('passages', () => writePassages(tx, ids, rows));
-  await clock.time('vocabulary', () => updateVocabulary(tx, vocabulary(before), vocabulary(rows)));
+  await clock.time('vocabulary', async () => updateVocabulary(tx, await runInSlices(vocabularySteps(before)), await runInSlices(vocabularySteps(rows))));
   return { entries: rows.length, removed: removed.length, full: false };
 }
 
@@ -270,9 +284,10 @@ export async function vacuumContent(db: Db): Promise<void> {
 }
 
 /** Words of published searchable text, with how often they occur: the spelling dictionary. */
-function vocabulary(entries: Pick<EntryRow, 'published' | 'title' | 'description' | 'search_text'>[]): Map<string, number> {
+function* vocabularySteps(entries: Pick<EntryRow, 'published' | 'title' | 'description' | 'search_text'>[]): Steps<Map<string, number>> {
   const counts = new Map<string, number>();
   for (const e of entries) {
+    yield;
     if (!e.published || e.search_text === null) continue;
     const text = `${e.title ?? ''} ${e.description ?? ''} ${e.search_text}`.toLowerCase();
     for (const word of text.match(/[a-z][a-z'-]{2,29}/g) ?? []) {
@@ -294,8 +309,13 @@ async function insertEntries(tx: Queryable, rows: EntryRow[], hashes: string[]) 
        path text, title text, context_id text, product_id text, deployment text, versions text[], language text,
        last_published timestamptz, fields jsonb, document jsonb, html text, description text, search_text text,
        product_name_id text, row_hash text)`,
-    [JSON.stringify(rows.map((row, i) => ({ ...row, row_hash: hashes[i] })))],
+    [await rowsJson(rows.map((row, i) => ({ ...row, row_hash: hashes[i] })))],
   );
+}
+
+/** JSON.stringify of the rows, a row at a time: a batch of rendered bodies is megabytes of text. */
+async function rowsJson(rows: object[]): Promise<string> {
+  return `[${(await runInSlices(mapSteps(rows, (row) => JSON.stringify(row)))).join(',')}]`;
 }
 
 async function insertRoutes(tx: Queryable, rows: RouteRow[]) {

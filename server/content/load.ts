@@ -83,9 +83,15 @@ export async function listContentFiles(dir: string): Promise<string[]> {
     .sort();
 }
 
-/** From this many files on, parsing is spread over worker threads. */
+/**
+ * From this many files on, parsing is spread over worker threads. Below it each thread's start (its
+ * modules, its own warm-up) costs more CPU than it saves: a real site's hundred pages took twice the CPU
+ * parsed in two threads as on this one.
+ */
 export const PARALLEL_FROM = 2000;
+/** Files per message to a worker; fewer on a small tree, so every thread gets several batches. */
 const BATCH = 200;
+const MIN_BATCH = 4;
 const READ_CONCURRENCY = 64;
 
 export interface ParseBatch {
@@ -167,7 +173,8 @@ async function readContentFiles(dir: string, paths: string[]): Promise<Map<strin
 /** Parses the files in worker threads, in batches; the results keep the files' order. */
 async function parseInWorkers(files: { path: string; text: string }[], count: number, hosts: Pick<ParseBatch, 'videoHosts' | 'embedHosts'>, onProgress?: (done: number, total: number) => void): Promise<ParsedFile[]> {
   const batches: ParseBatch[] = [];
-  for (let i = 0; i < files.length; i += BATCH) batches.push({ id: batches.length, files: files.slice(i, i + BATCH), ...hosts });
+  const size = Math.max(MIN_BATCH, Math.min(BATCH, Math.ceil(files.length / (count * 4))));
+  for (let i = 0; i < files.length; i += size) batches.push({ id: batches.length, files: files.slice(i, i + size), ...hosts });
   const results: ParsedFile[][] = new Array(batches.length);
   const url = await workerUrl('load-worker', new URL('./load-worker.ts', import.meta.url));
   const pool = Array.from({ length: Math.min(count, batches.length) }, () => new Worker(url));

@@ -16,11 +16,16 @@ const cpuNow = () => {
 
 export class PhaseClock {
   private readonly totals = new Map<string, PhaseTime>();
-  private readonly open: { ms: number; cpuMs: number }[] = [];
+  private readonly open: { ms: number; cpuMs: number; name: string }[] = [];
+
+  /** The phase running now (the innermost), if any. */
+  get current(): string | undefined {
+    return this.open.at(-1)?.name;
+  }
 
   /** Times synchronous work. */
   timeSync<T>(name: string, work: () => T): T {
-    const start = this.begin();
+    const start = this.begin(name);
     try {
       return work();
     } finally {
@@ -30,7 +35,7 @@ export class PhaseClock {
 
   /** Times work that awaits; phases are sequential, never run side by side. */
   async time<T>(name: string, work: () => Promise<T>): Promise<T> {
-    const start = this.begin();
+    const start = this.begin(name);
     try {
       return await work();
     } finally {
@@ -43,8 +48,8 @@ export class PhaseClock {
     return [...this.totals.values()].map((p) => ({ ...p }));
   }
 
-  private begin() {
-    const inner = { ms: 0, cpuMs: 0 };
+  private begin(name: string) {
+    const inner = { ms: 0, cpuMs: 0, name };
     this.open.push(inner);
     return { ms: performance.now(), cpuMs: cpuNow(), inner };
   }

@@ -17,6 +17,7 @@ import type { ContentFile, StoredFileRow } from './files.ts';
 import { fileType } from './files.ts';
 import { isRuntimePath } from './runtime-paths.ts';
 import type { PhaseClock } from './phases.ts';
+import { runAtOnce, type Steps } from './slices.ts';
 
 export interface EntryRow {
   id: string;
@@ -89,6 +90,11 @@ export function compareVersions(a: string, b: string): number {
 }
 
 export function resolveContent(loaded: LoadedEntry[], problems: Problem[], options: ResolveOptions = {}): ImportPlan {
+  return runAtOnce(resolveSteps(loaded, problems, options));
+}
+
+/** resolveContent as steps, one per entry in each pass over the tree (slices.ts runs them in slices). */
+export function* resolveSteps(loaded: LoadedEntry[], problems: Problem[], options: ResolveOptions = {}): Steps<ImportPlan> {
   const fail = (entry: LoadedEntry, path: (string | number)[], reason: string, line?: number, hint?: string) =>
     problems.push({
       file: entry.file, ...(line !== undefined ? { line } : entry.positionOf?.(path) ?? { line: entry.lineOf(path) }),
@@ -203,6 +209,7 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[], optio
       default:
         break;
     }
+    yield;
   }
 
   // Two entries that would share one URL: reported at both files, once per pair.
@@ -289,6 +296,7 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[], optio
     if (latest) urlOf.set(entry.id, latest.path);
     // An entry that lost its URL to another is reported once, at both files; links to it are not blamed too.
     else if (mine[0]) urlOf.set(entry.id, mine[0].path);
+    yield;
   }
 
   // Site paths written in structural fields must lead to a page.
@@ -350,6 +358,7 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[], optio
     if (byId.get(entry.id) !== entry) continue;
     const doc = entry.document ?? entry.fieldDocuments?.message;
     if (doc) bodies.set(entry.id, resolveBodyLinks(entry, { document: doc, embedded: entry.embedded }, entry.document ? 'body' : 'message', linkContext));
+    yield;
   }
 
   // A notice that names a page in emphasis ('Read **Install X**') means a link its reader cannot follow.
@@ -468,6 +477,7 @@ export function resolveContent(loaded: LoadedEntry[], problems: Problem[], optio
       search_text: bodyText,
       product_name_id: family,
     });
+    yield;
   }
   const files = [...used.values()].map((f) => ({ hash: f.hash, name: f.path.split('/').pop() ?? f.path, type: fileType(f.path) ?? 'application/octet-stream', size: f.size, abs: f.abs }));
   return { entries, routes, files };
