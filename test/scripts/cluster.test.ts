@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import t from 'tap';
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -415,6 +416,43 @@ t.test('npm run cluster: journeys through nginx with no stickiness, and an insta
       t.ok(text.includes(marker), `instance ${instance.index} serves the new title`);
     }
     for (let i = 0; i < 4; i++) t.match(await (await fetch(url + TOPIC)).text(), marker, 'and so does the proxy');
+  });
+
+  await t.test('a page names the same scripts, inline script and policy on every instance, and each serves them', async (t) => {
+    // Each instance builds its islands at start: a page cached by one, or its preload followed to another,
+    // must name files every instance serves, and the inline script's hash must be the one each one's policy allows.
+    const heads = [];
+    for (const instance of state().instances) {
+      const res = await fetch(instance.url + TOPIC);
+      const html = await res.text();
+      heads.push({
+        index: instance.index, csp: res.headers.get('content-security-policy') ?? '',
+        inline: [...html.matchAll(/<script>([^<]*)<\/script>/g)].map((m) => m[1] ?? ''),
+        scripts: [...html.matchAll(/<script type="module" src="([^"]+)"|<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1] ?? m[2] ?? ''),
+      });
+    }
+    const [first, ...others] = heads;
+    t.equal(first?.inline.length, 1, 'one inline script');
+    t.ok(first?.scripts.length && first.scripts.length >= 2, `the entry and its preloaded chunk (${first?.scripts.join(' ')})`);
+    const hash = createHash('sha256').update(first?.inline[0] ?? '').digest('base64');
+    for (const head of heads) t.ok(head.csp.includes(`'sha256-${hash}'`), `instance ${head.index}: its policy allows the inline script by its hash`);
+    for (const head of others) t.same([head.inline, head.scripts, head.csp], [first?.inline, first?.scripts, first?.csp], `instance ${head.index} names the same as instance ${first?.index}`);
+    for (const instance of state().instances) {
+      for (const script of first?.scripts ?? []) {
+        const res = await fetch(instance.url + script);
+        t.equal(res.status, 200, `instance ${instance.index} serves ${script}`);
+        await res.arrayBuffer();
+      }
+    }
+    const from = logLines().length;
+    for (let i = 0; i < 4; i++) {
+      for (const script of first?.scripts ?? []) {
+        const res = await fetch(url + script);
+        t.equal(res.status, 200, `${script} through nginx`);
+        await res.arrayBuffer();
+      }
+    }
+    t.ok(new Set(servedBy(from)).size > 1, 'the script requests through nginx reached more than one instance');
   });
 
   await t.test('kill -9 of an instance: GETs through the proxy still succeed, and it comes back', async (t) => {
