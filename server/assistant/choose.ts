@@ -37,8 +37,6 @@ const HEADING: Partial<Record<QuestionKind, RegExp>> = {
 const HEADING_BONUS = 0.3;
 /** Questions whose answer is a measure: how long, how many, how much, how big. */
 const MEASURED = /\bhow (?:long|many|much|big|large|often)\b/i;
-/** How much the best sentence weighs against the passage's confidence. */
-const SENTENCE = 1;
 
 const STOP = new Set(('a an the and or but if then of to in on at by for with from into about as is are was were be been being '
   + 'do does did doing done have has had can could should would will shall may might must i me my we our you your it its '
@@ -143,19 +141,13 @@ function quoteAround(sentences: string[], best: number): string {
   return quote.length <= QUOTE_MAX ? quote : `${quote.slice(0, QUOTE_MAX - 1).replace(/\s+\S*$/, '')}…`;
 }
 
-/** One candidate scored: how much of the question it covers and its best sentence. */
-export interface Scored<P extends Candidate> extends Choice<P> {
-  sentence: string;
-  score: number;
-}
-
-/** Every candidate scored, best first. */
-export function scoreAll<P extends Candidate>(question: string, candidates: readonly P[], corpus?: CorpusCounts): Scored<P>[] {
+/** Every candidate scored (how much of the question it covers, and its best sentence), best first. */
+function scoreAll<P extends Candidate>(question: string, candidates: readonly P[], corpus?: CorpusCounts): (Choice<P> & { score: number })[] {
   const words = contentWords(question);
   if (words.length === 0) return [];
   const kind = kindOf(question);
   const weights = weightsOf(words, candidates, corpus);
-  const out: Scored<P>[] = [];
+  const out: (Choice<P> & { score: number })[] = [];
   for (const passage of candidates) {
     const confidence = share(words, weights, new Set(contentWords(`${passage.title} ${passage.heading ?? ''} ${passage.text}`)));
     const sentences = sentencesOf(passage.text);
@@ -165,14 +157,14 @@ export function scoreAll<P extends Candidate>(question: string, candidates: read
     sentences.forEach((s, i) => {
       // The sentence's own words count most; its neighbours', quoted with it, a little.
       const near = new Set([...(bags[i - 1] ?? []), ...(bags[i] ?? []), ...(bags[i + 1] ?? [])]);
-      const score = SENTENCE * (0.7 * share(words, weights, bags[i] ?? new Set()) + 0.3 * share(words, weights, near)) + (carries(kind, s) ? KIND_BONUS : 0);
+      const score = 0.7 * share(words, weights, bags[i] ?? new Set()) + 0.3 * share(words, weights, near) + (carries(kind, s) ? KIND_BONUS : 0);
       if (score > topScore) { top = i; topScore = score; }
     });
     if (top < 0) continue;
     const heading = passage.heading ?? '';
     const headed = HEADING[kind]?.test(heading) ? HEADING_BONUS : 0;
     const score = confidence + topScore + headed + 0.3 * share(words, weights, new Set(contentWords(heading)));
-    out.push({ passage, quote: quoteAround(sentences, top), sentence: sentences[top] ?? '', kind, confidence, score });
+    out.push({ passage, quote: quoteAround(sentences, top), kind, confidence, score });
   }
   return out.sort((a, b) => b.score - a.score);
 }
