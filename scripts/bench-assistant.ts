@@ -7,13 +7,14 @@
  * with a judged set (the sample content: test/fixtures/assistant-judged.yaml; the second tree:
  * test/fixtures/assistant-judged-second.yaml, written from pages the assistant was not written against):
  * answered correctly / answerable, refused / unanswerable, and the wrong answers shown to questions the
- * content cannot answer.
+ * content cannot answer. With --explain, each question judged wrong is followed by its kind and every
+ * candidate passage with its score, confidence and the sentence it would quote, marking the key phrase.
  */
 import { resolve } from 'node:path';
 import { openDb } from '../server/db/driver.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { importContent } from '../server/content/import.ts';
-import { measureJudged, measureQuality, readJudged, readQuestions } from '../server/assistant/quality.ts';
+import { explain, measureJudged, measureQuality, readJudged, readQuestions } from '../server/assistant/quality.ts';
 
 const ROUNDS = 3;
 const fixtures = resolve(import.meta.dirname, '../test/fixtures');
@@ -23,6 +24,7 @@ const SECOND = resolve(fixtures, 'assistant-second');
 const JUDGED = new Map([[SAMPLE, resolve(fixtures, 'assistant-judged.yaml')], [SECOND, resolve(fixtures, 'assistant-judged-second.yaml')]]);
 const LABEL = new Map([[SAMPLE, 'sample content'], [SECOND, 'second tree']]);
 
+const explaining = process.argv.includes('--explain');
 const given = process.argv.slice(2).find((a) => !a.startsWith('--'));
 const trees = given === undefined ? [SAMPLE, SECOND] : [resolve(given)];
 const questions = await readQuestions(resolve(fixtures, 'assistant-questions.yaml'));
@@ -59,7 +61,11 @@ async function bench(corpus: string) {
     if (judgedFile) {
       // The judged set: what the answers say, not only which pages they cite.
       const judged = await measureJudged(db, await readJudged(judgedFile));
-      for (const miss of judged.misses) console.log(`  ${miss}`);
+      for (const [i, miss] of judged.misses.entries()) {
+        console.log(`  ${miss}`);
+        const failed = judged.failed[i];
+        if (explaining && failed) for (const line of await explain(db, failed.q, failed.key)) console.log(`      ${line}`);
+      }
       console.log(`answered correctly    ${judged.correct} / ${judged.answerable} answerable (${judged.refusedAnswerable} refused)`);
       console.log(`refused               ${judged.refused} / ${judged.unanswerable} unanswerable`);
       console.log(`wrong answers shown   ${judged.shown}`);

@@ -10,7 +10,7 @@ import type { Db } from '../db/driver.ts';
 import { maskEmails } from '../search/highlight.ts';
 import type { Gate } from '../http/gate.ts';
 import { generate, GenerationError, type ModelConfig } from './generate.ts';
-import { choose, MIN_CONFIDENCE, questionWords } from './choose.ts';
+import { choose, MIN_CONFIDENCE, questionWords, type CorpusCounts } from './choose.ts';
 import { frequencies, retrieve, type Retrieved } from './retrieve.ts';
 
 /** Where 'ask support' goes; the form fills its subject from `subject` (server/support/forms/page.tsx). */
@@ -22,7 +22,7 @@ export const QUOTE_CHARS = 360;
 export const MAX_QUESTION = 500;
 /** How many passages the answer is chosen among, and how many of them one page may give. */
 const CANDIDATES = 12;
-const PER_PAGE = 3;
+const PER_PAGE = 4;
 
 export interface Citation {
   title: string;
@@ -85,22 +85,27 @@ export function searchHrefOf(question: string): string {
   return `${SEARCH_RESULTS_PATH}?${new URLSearchParams({ searchTerm: question.slice(0, 200) })}`;
 }
 
-export async function answer(db: Db, rawQuestion: string, options: AnswerOptions = {}): Promise<Answer> {
-  const started = performance.now();
-  const question = rawQuestion.replace(/\s+/g, ' ').trim().slice(0, MAX_QUESTION);
-  const limit = options.limit ?? 3;
+/** The passages an answer is chosen among (those holding enough of the question), with the corpus' counts of its words. */
+export async function candidatesFor(db: Db, question: string, options: Pick<AnswerOptions, 'language' | 'searches'> = {}): Promise<{ retrieved: Retrieved[]; corpus: CorpusCounts }> {
   const words = questionWords(question);
   const retrieval = async () => ({
     passages: await retrieve(db, question, { limit: CANDIDATES, perPage: PER_PAGE, language: options.language }),
     counts: await frequencies(db, [...words.values()], options.language),
   });
   const { passages, counts } = await (options.searches ? options.searches.run(retrieval) : retrieval());
-  const retrieved = passages.filter(relevant);
+  return { retrieved: passages.filter(relevant),
+    corpus: { passages: counts.passages, holding: new Map([...words].map(([s, w]) => [s, counts.holding.get(w) ?? counts.passages])) } };
+}
+
+export async function answer(db: Db, rawQuestion: string, options: AnswerOptions = {}): Promise<Answer> {
+  const started = performance.now();
+  const question = rawQuestion.replace(/\s+/g, ' ').trim().slice(0, MAX_QUESTION);
+  const limit = options.limit ?? 3;
+  const { retrieved, corpus } = await candidatesFor(db, question, options);
   // The passage whose sentence answers the question's kind leads, quoted at that sentence; below
   // the confidence no passage is shown rather than quotes unrelated to the question. The others cited
   // are the best passage of each other page, in rank order.
-  const choice = choose(question, retrieved, MIN_CONFIDENCE,
-    { passages: counts.passages, holding: new Map([...words].map(([s, w]) => [s, counts.holding.get(w) ?? counts.passages])) });
+  const choice = choose(question, retrieved, MIN_CONFIDENCE, corpus);
   const found: Retrieved[] = [];
   for (const p of choice ? [choice.passage, ...retrieved] : []) {
     if (found.length < limit && !found.some((f) => f.entryId === p.entryId)) found.push(p);

@@ -25,18 +25,20 @@ export interface Choice<P extends Candidate> {
 }
 
 /** Below this confidence the assistant refuses rather than quote an unrelated passage. */
-export const MIN_CONFIDENCE = 0.5;
+export const MIN_CONFIDENCE = 0.55;
 /** Added to a sentence's score when it carries what the question's kind asks for. */
 const KIND_BONUS = 0.35;
-const QUOTE_MAX = 360;
+/** A quote holds the best sentence and, within this length, the sentences either side of it. */
+const QUOTE_MAX = 440;
 /** A section whose heading names what the question's kind asks for ('Cause', 'Why …', 'Solution', 'How to …'). */
 const HEADING: Partial<Record<QuestionKind, RegExp>> = {
   reason: /\b(?:cause|causes|why|reason|reasons)\b/i,
   steps: /\b(?:solution|fix|resolve|resolution|workaround|how to|how do|steps?)\b/i,
 };
-const HEADING_BONUS = 0.3;
+/** Added when the passage's heading names what the question's kind asks for. */
+const HEADING_BONUS = 0.6;
 /** Questions whose answer is a measure: how long, how many, how much, how big. */
-const MEASURED = /\bhow (?:long|many|much|big|large|often)\b/i;
+const MEASURED = /\bhow (?:long|many|much|big|large|often)\b|\bwhen will\b/i;
 
 const STOP = new Set(('a an the and or but if then of to in on at by for with from into about as is are was were be been being '
   + 'do does did doing done have has had can could should would will shall may might must i me my we our you your it its '
@@ -45,9 +47,11 @@ const STOP = new Set(('a an the and or but if then of to in on at by for with fr
 
 export function kindOf(question: string): QuestionKind {
   const q = question.toLowerCase();
-  if (/\bhow (long|soon|quickly|often)\b|\bwhen (will|does|do|is)\b|\bwhat time\b/.test(q)) return 'duration';
-  if (/\bhow (many|much|big|large|small|heavy|far|high|wide|tall|fast)\b|\bwhat (size|limit|maximum|minimum)\b|\b(max|maximum|limit)\b/.test(q)) return 'quantity';
   if (/\bwhy\b|\bwhat causes\b|\bfor what reason\b/.test(q)) return 'reason';
+  if (/\bhow (long|soon|quickly|often)\b|\bwhen will\b|\bwhat time\b/.test(q)) return 'duration';
+  if (/\bhow (many|much|big|large|small|heavy|far|high|wide|tall|fast)\b|\bwhat (size|limit|maximum|minimum)\b|\b(max|maximum|limit)\b/.test(q)) return 'quantity';
+  // 'The largest number of …', 'which versions …': answered by a figure.
+  if (/\b(?:largest|smallest|biggest|highest|lowest|longest|shortest|most|fewest|least)\b|\b(?:which|what) (?:\w+ )?versions?\b/.test(q)) return 'quantity';
   if (/\bhow (do|can|should|to)\b|\bsteps?\b|\bway to\b/.test(q)) return 'steps';
   return 'other';
 }
@@ -57,25 +61,35 @@ export function american(word: string): string {
   return word.replace(/(?<=\w{3})is(e|es|ed|ing|ation|ations)$/, 'iz$1').replace(/(?<=\w{3})ys(e|es|ed|ing)$/, 'yz$1');
 }
 
+/** Irregular forms read as the verb they inflect, so 'kept' meets 'keep'. */
+const IRREGULAR = new Map(Object.entries({ kept: 'keep', sent: 'send', ran: 'run', made: 'make', took: 'take', taken: 'take', gave: 'give',
+  given: 'give', went: 'go', gone: 'go', held: 'hold', left: 'leave', lost: 'lose', built: 'build', chosen: 'choose', chose: 'choose',
+  written: 'write', wrote: 'write', shown: 'show', known: 'know', found: 'find', paid: 'pay', read: 'read', broken: 'break', broke: 'break' }));
+
 /** A crude stem: enough that 'schedules', 'scheduled' and 'scheduling' meet. */
 export function stem(word: string): string {
   let w = american(word.toLowerCase());
+  w = IRREGULAR.get(w) ?? w;
   for (const suffix of ['ing', 'ed', 'es', 's']) {
     if (w.length > suffix.length + 3 && w.endsWith(suffix)) { w = w.slice(0, -suffix.length); break; }
   }
   return w.endsWith('e') && w.length > 4 ? w.slice(0, -1) : w;
 }
 
-const wordsOf = (text: string) => (text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []);
+/** Words as written: a text all in capitals reads as lower case. */
+const wordsOf = (text: string) => ((text === text.toUpperCase() ? text.toLowerCase() : text).match(/[\p{L}\p{N}_]+/gu) ?? []);
+
+/** Not a stop word, or one written in capitals: 'GET' in 'a GET request' names a method, not a verb. */
+const kept = (w: string) => w.length > 1 && (!STOP.has(w.toLowerCase()) || /^[A-Z]+$/.test(w));
 
 export function contentWords(text: string): string[] {
-  return [...new Set(wordsOf(text).filter((w) => !STOP.has(w) && w.length > 1).map(stem))];
+  return [...new Set(wordsOf(text).filter(kept).map(stem))];
 }
 
 /** The question's content words as written, one for each stem (what the corpus is asked how often it holds). */
 export function questionWords(text: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const w of wordsOf(text)) if (!STOP.has(w) && w.length > 1 && !out.has(stem(w))) out.set(stem(w), american(w));
+  for (const w of wordsOf(text)) if (kept(w) && !out.has(stem(w))) out.set(stem(w), american(w.toLowerCase()));
   return out;
 }
 
@@ -86,14 +100,14 @@ export interface CorpusCounts {
 }
 
 export function sentencesOf(text: string): string[] {
-  return text.replace(/\r/g, '').split(/\n{2,}|\n(?=\s*(?:[-*+]|\d+[.)])\s)|(?<=[.!?])\s+(?=[A-Z0-9`"'(])/)
+  return text.replace(/\r/g, '').split(/\n+|(?<=[.!?])\s+(?=[A-Z0-9`"'(])/)
     .map((s) => s.replace(/\s+/g, ' ').trim()).filter((s) => s.length > 0);
 }
 
 const DURATION = /\b\d+(?:[.,]\d+)?\s*(?:-|to)?\s*\d*\s*(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|ms|s)\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|thirty|sixty)\s+(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b|\b(?:in|of) (?:seconds|minutes|hours|days|weeks|months|years)\b|\b(?:immediately|instantly|overnight|daily|weekly|monthly|hourly)\b/i;
 const QUANTITY = /\b(?:two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|fifty|hundred|thousand)\b|\b\d+(?:[.,]\d+)?\s*(?:%|kb|mb|gb|tb|kg|g|lbs?|cm|mm|m|km|items?|users?|seats?|requests?|connections?|characters?|files?|pages?|times?)?\b|\b(?:unlimited|up to|at most|at least|no more than|maximum|minimum)\b/i;
-const REASON = /\b(?:because|cause[sd]?|due to|since|so that|in order to|reason|results? in|prevents?|otherwise)\b/i;
-const STEPS = /^(?:\d+[.)]\s|[-*+]\s)|^(?:run|open|click|select|go|choose|enter|set|add|use|call|pass|install|create|type|press|import|configure|enable|disable)\b|`[^`]+`|\$ /i;
+const REASON = /^(?:to|in order to) \w+\b[^,.]{0,80}, |\b(?:because|cause[sd]?|due to|since|so that|in order to|reason|results? in|prevents?|otherwise)\b/i;
+const STEPS = /^(?:\d+[.)]\s|[-*+]\s)|^(?:to \w+ .{0,120}?, )?(?:run|open|click|select|go|choose|enter|set|add|use|call|pass|install|create|type|press|import|configure|enable|disable)\b|`[^`]+`|\$ |\b[a-z]+_[a-z_]+\b|\b(?:you|we) (?:can|need to|should|must|may want to|might want to)(?: also| still)? (?:\w+ )?(?:use|set|pass|install|enable|disable|add|call|configure|modify|change)\b/i;
 
 export function carries(kind: QuestionKind, sentence: string): boolean {
   switch (kind) {
@@ -142,7 +156,7 @@ function quoteAround(sentences: string[], best: number): string {
 }
 
 /** Every candidate scored (how much of the question it covers, and its best sentence), best first. */
-function scoreAll<P extends Candidate>(question: string, candidates: readonly P[], corpus?: CorpusCounts): (Choice<P> & { score: number })[] {
+export function scoreAll<P extends Candidate>(question: string, candidates: readonly P[], corpus?: CorpusCounts): (Choice<P> & { score: number })[] {
   const words = contentWords(question);
   if (words.length === 0) return [];
   const kind = kindOf(question);
@@ -157,7 +171,7 @@ function scoreAll<P extends Candidate>(question: string, candidates: readonly P[
     sentences.forEach((s, i) => {
       // The sentence's own words count most; its neighbours', quoted with it, a little.
       const near = new Set([...(bags[i - 1] ?? []), ...(bags[i] ?? []), ...(bags[i + 1] ?? [])]);
-      const score = 0.7 * share(words, weights, bags[i] ?? new Set()) + 0.3 * share(words, weights, near) + (carries(kind, s) ? KIND_BONUS : 0);
+      const score = 0.4 * share(words, weights, bags[i] ?? new Set()) + 0.3 * share(words, weights, near) + (carries(kind, s) ? KIND_BONUS : 0);
       if (score > topScore) { top = i; topScore = score; }
     });
     if (top < 0) continue;
@@ -174,6 +188,6 @@ export function choose<P extends Candidate>(question: string, candidates: readon
   const best = scoreAll(question, candidates, corpus)[0];
   if (!best || best.confidence < minConfidence) return null;
   // A question asking how long or how many is not answered by a quote without a duration or a number.
-  if (MEASURED.test(question) && !carries(best.kind, best.quote)) return null;
+  if ((MEASURED.test(question) || best.kind === 'quantity' || best.kind === 'duration') && !carries(best.kind, best.quote)) return null;
   return { passage: best.passage, quote: best.quote, kind: best.kind, confidence: best.confidence };
 }

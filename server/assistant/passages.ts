@@ -7,7 +7,7 @@
 import type { Document } from '@contentful/rich-text-types';
 import type { Queryable } from '../db/driver.ts';
 import { headingAnchors } from '../../views/rich-text/rich-text.tsx';
-import { headingLevel, textOf } from '../content/rich-text.ts';
+import { BLOCKS, headingLevel, plainText, textOf, type EmbeddedEntry } from '../content/rich-text.ts';
 import { SEARCHABLE_TYPES } from '../search/documents.ts';
 import { mapSteps, runInSlices } from '../content/slices.ts';
 
@@ -26,6 +26,8 @@ export interface Passage {
 /** The sections of one body: the text before the first heading, then one per heading. */
 export function passagesOf(entryId: string, doc: Document, links: Record<string, never> | object = {}): Passage[] {
   const { ids } = headingAnchors(doc, links as never);
+  // Code is not quoted as an answer: a passage holds the prose around it.
+  const prose = Object.fromEntries(Object.entries(links).filter(([, e]) => (e as { type?: string }).type !== 'codeBlock')) as Record<string, EmbeddedEntry>;
   const passages: Passage[] = [];
   let current: Passage = { entryId, position: 0, anchor: null, heading: null, text: '' };
   const flush = () => {
@@ -39,7 +41,8 @@ export function passagesOf(entryId: string, doc: Document, links: Record<string,
       current = { entryId, position: 0, anchor: ids.get(node as never) ?? null, heading: textOf(node).trim(), text: '' };
       continue;
     }
-    const text = textOf(node as never).trim();
+    // As search reads it: list items, table rows and embedded blocks (callouts, code, steps) each on a line of their own.
+    const text = plainText({ nodeType: BLOCKS.DOCUMENT, data: {}, content: [node] } as Document, prose).trim();
     if (text) current.text += `${text}\n`;
   }
   flush();

@@ -5,7 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import type { Db } from '../db/driver.ts';
-import { answer, type Answer } from './answer.ts';
+import { answer, candidatesFor, type Answer } from './answer.ts';
+import { kindOf, MIN_CONFIDENCE, scoreAll } from './choose.ts';
 
 export interface QualityQuestion {
   question: string;
@@ -71,10 +72,12 @@ export interface JudgedResult {
   refused: number;
   shown: number;
   misses: string[];
+  /** The questions answered wrongly or refused wrongly, with their key phrases (none for an unanswerable one). */
+  failed: { q: string; key?: string }[];
 }
 
 export async function measureJudged(db: Db, set: JudgedSet): Promise<JudgedResult> {
-  const out: JudgedResult = { answerable: set.answerable.length, correct: 0, refusedAnswerable: 0, unanswerable: set.unanswerable.length, refused: 0, shown: 0, misses: [] };
+  const out: JudgedResult = { answerable: set.answerable.length, correct: 0, refusedAnswerable: 0, unanswerable: set.unanswerable.length, refused: 0, shown: 0, misses: [], failed: [] };
   for (const { q, key } of set.answerable) {
     const a = await answer(db, q);
     const verdict = judge(a, key);
@@ -82,12 +85,32 @@ export async function measureJudged(db: Db, set: JudgedSet): Promise<JudgedResul
     else {
       if (verdict === 'refused') out.refusedAnswerable += 1;
       out.misses.push(`${verdict}: ${q} -> ${a.citations[0]?.url ?? 'no answer'}`);
+      out.failed.push({ q, key });
     }
   }
   for (const q of set.unanswerable) {
     const a = await answer(db, q);
     if (judge(a, undefined) === 'refused') out.refused += 1;
-    else { out.shown += 1; out.misses.push(`shown: ${q} -> ${a.citations[0]?.url}`); }
+    else { out.shown += 1; out.misses.push(`shown: ${q} -> ${a.citations[0]?.url}`); out.failed.push({ q }); }
   }
   return out;
+}
+
+/**
+ * Why a question got the answer it got (bench:assistant --explain): its kind, every candidate passage
+ * (page, heading, rank, coverage, score, confidence and the sentence it would quote, best first), and
+ * which candidates hold the key phrase, if one is given.
+ */
+export async function explain(db: Db, question: string, key?: string): Promise<string[]> {
+  const { retrieved, corpus } = await candidatesFor(db, question);
+  const scored = scoreAll(question, retrieved, corpus);
+  const holding = (text: string) => key !== undefined && plain(text).includes(plain(key));
+  const lines = [`kind ${kindOf(question)}; ${retrieved.length} candidates; refused below confidence ${MIN_CONFIDENCE}`];
+  for (const s of scored) {
+    const p = s.passage;
+    lines.push(`${s.score.toFixed(2)} conf ${s.confidence.toFixed(2)} rank ${p.rank.toFixed(2)} cov ${p.coverage.toFixed(2)} ${p.url}${holding(p.text) ? '  [holds the key]' : ''}`);
+    lines.push(`     quote: ${s.quote.slice(0, 160)}${s.quote.length > 160 ? '…' : ''}${holding(s.quote) ? '  [quote holds the key]' : ''}`);
+  }
+  if (key !== undefined && !retrieved.some((p) => holding(p.text))) lines.push('no candidate holds the key');
+  return lines;
 }

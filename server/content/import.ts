@@ -17,7 +17,7 @@ import { PhaseClock, type PhaseTime } from './phases.ts';
 import { flagsProblems } from '../flags/file-provider.ts';
 
 /** Bump when the importer's output changes, so unchanged content is imported again. */
-export const IMPORT_FORMAT = 8;
+export const IMPORT_FORMAT = 9;
 export const CONTENT_CHANNEL = 'signpost_content';
 const BATCH = 500;
 

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { choose, kindOf } from '../../server/assistant/choose.ts';
+import { carries, choose, contentWords, kindOf, sentencesOf, stem } from '../../server/assistant/choose.ts';
 
 const passages = [
   { title: 'Shipping', heading: 'Delivery times', text: 'Orders are packed in our warehouse. Standard delivery takes 3 to 5 days within the country. Express delivery is available at checkout.' },
@@ -67,4 +67,68 @@ t.test('a why question prefers the section headed as a cause over the one restat
     { title: 'Uploads fail', heading: 'Cause', text: 'Large uploads fail because the proxy in front of the server limits request bodies.' },
   ];
   t.equal(choose('Why do large uploads fail?', page)?.passage.heading, 'Cause');
+  // Even when the summary holds more of the question's words and the cause gives its purpose, not 'because'.
+  t.equal(choose('Why are my old alerts missing from reports?', [
+    { title: 'Old alerts missing', heading: 'Summary', text: 'Reports show nothing before a date, although the alerts appeared at the time.' },
+    { title: 'Old alerts missing', heading: 'Cause', text: 'To keep tables fast, old closed alerts are deleted after a retention period.' },
+  ])?.passage.heading, 'Cause');
+});
+
+t.test('a why question is a reason even when it names a limit; superlatives and versions ask for a figure', async (t) => {
+  t.equal(kindOf('Why does my board say it exceeds the issue limit?'), 'reason');
+  t.equal(kindOf('What is the largest parcel you ship?'), 'quantity');
+  t.equal(kindOf('Which Java versions are supported?'), 'quantity');
+  t.equal(kindOf('When will my order arrive?'), 'duration');
+  t.equal(kindOf('When is the hook called?'), 'other', 'when something happens is not a measure');
+});
+
+t.test('a when-will question whose quote holds no time is refused', async (t) => {
+  const only = [{ title: 'Releases', heading: 'Version 2', text: 'Version 2 removes the old export. The old export is deprecated and will be removed in the version 2 release.' }];
+  t.equal(choose('When will version 2 be released?', only), null);
+  const dated = [{ title: 'Releases', heading: 'Version 2', text: 'Version 2 is released in 3 months. It removes the old export.' }];
+  t.match(choose('When will version 2 be released?', dated)?.quote, /3 months/);
+});
+
+t.test('irregular forms meet the verb they inflect', async (t) => {
+  t.equal(stem('kept'), stem('keep'));
+  t.equal(stem('sent'), stem('sends'));
+  const page = [
+    { title: 'Alerts', heading: 'Database', text: 'The database should stay close to the nodes. Latency under 5 ms is best.' },
+    { title: 'Alerts', heading: 'Retention', text: 'Closed alerts are kept for 13 months by default.' },
+  ];
+  t.match(choose('How long are closed alerts kept?', page)?.quote, /13 months/);
+});
+
+t.test('each line of a passage (a list item, a table row) is a sentence of its own', async (t) => {
+  t.same(sentencesOf('Install it with pip\nHTTPX requires Python 3.9+'), ['Install it with pip', 'HTTPX requires Python 3.9+']);
+  t.same(sentencesOf('One. Two sentences here.'), ['One.', 'Two sentences here.']);
+});
+
+t.test('a stop word written in capitals is a content word', async (t) => {
+  t.ok(contentWords('send a body with a GET request').includes('get'));
+  t.notOk(contentWords('how do I get a refund').includes('get'));
+  t.notOk(contentWords('HOW DO I GET A REFUND').includes('get'), 'a question all in capitals reads as lower case');
+  const page = [
+    { title: 'Requests', heading: 'Streaming', text: 'You can send a request body as a stream of bytes.' },
+    { title: 'Requests', heading: 'Methods', text: 'You cannot send a body with GET or HEAD: they are specified as not supporting a request body.' },
+  ];
+  t.match(choose('Why can I not send a request body with a GET request?', page)?.quote, /not supporting a request body/);
+});
+
+t.test('a sentence opening with its purpose answers a why question', async (t) => {
+  t.ok(carries('reason', 'To keep boards responsive, a board renders only 5,000 issues or fewer.'));
+  t.notOk(carries('reason', 'Boards render issues in columns.'));
+});
+
+t.test('an instruction inside a sentence answers a how-to question', async (t) => {
+  t.ok(carries('steps', 'To route all traffic to a proxy, pass the proxy URL to the client.'));
+  t.ok(carries('steps', 'You can change the default handling with the follow_redirects parameter.'));
+  t.ok(carries('steps', 'For large downloads you may want to use streaming responses.'));
+  t.notOk(carries('steps', 'Redirects are not followed by default.'));
+});
+
+t.test('a question asking for a figure (the largest, which version) is refused when the quote holds none', async (t) => {
+  const only = [{ title: 'Downloads', heading: 'Large downloads', text: 'Large downloads can stream the response body rather than load it into memory.' }];
+  t.equal(choose('What is the largest response body a download can have?', only), null);
+  t.ok(choose('How do I stream a large download?', only), 'a how-to question about the same passage is answered');
 });
