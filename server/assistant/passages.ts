@@ -74,20 +74,15 @@ export async function writePassages(tx: Queryable, ids?: string[], entries?: Pas
   // In slices: cutting every body of a large tree into passages takes longer than a request may wait.
   const passages = (await runInSlices(mapSteps(rows, (r) => (r.document ? passagesOf(r.id, r.document.document, r.document.links) : [])))).flat();
   for (let i = 0; i < passages.length; i += BATCH) {
-    const batch = passages.slice(i, i + BATCH);
-    // The title's vector once per entry, not once per section.
     await tx.query(
-      `with titles as materialized (
-         select id, search_vector_of(title, 'B') as vector from content_entries where id = any($2::text[])
-       )
-       insert into assistant_passages (entry_id, position, anchor, heading, body, vector)
+      `insert into assistant_passages (entry_id, position, anchor, heading, body, vector)
          select p.entry_id, p.position, p.anchor, p.heading, p.body,
-           t.vector || search_vector_of(p.heading, 'A') || search_vector_of(p.body, 'D')
+           search_vector_of(e.title, 'B') || search_vector_of(p.heading, 'A') || search_vector_of(p.body, 'D')
          from jsonb_to_recordset($1::jsonb) as p(entry_id text, position integer, anchor text, heading text, body text)
-           join titles t on t.id = p.entry_id`,
-      [JSON.stringify(batch.map((p) => ({
+           join content_entries e on e.id = p.entry_id`,
+      [JSON.stringify(passages.slice(i, i + BATCH).map((p) => ({
         entry_id: p.entryId, position: p.position, anchor: p.anchor, heading: p.heading, body: p.text,
-      }))), [...new Set(batch.map((p) => p.entryId))]],
+      })))],
     );
   }
 }

@@ -640,21 +640,4 @@ export const migrations: Migration[] = [
       );
     `,
   },
-  {
-    version: 20,
-    name: 'text vectors without the CJK steps for text that has no CJK characters',
-    sql: /* sql */ `
-      -- The same vectors as migration 10's: text without Japanese or Chinese characters (most of it)
-      -- has nothing to take out and no pairs, so it skips the two scans that look for them. The
-      -- imports spend most of their search-index and passages time in this function.
-      create or replace function search_vector_of(body text, weight "char") returns tsvector language sql immutable parallel safe as $$
-        select setweight(case when body ~ '[\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]'
-          then to_tsvector('english', regexp_replace(body, '[\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+', ' ', 'g'))
-            || to_tsvector('english', search_code_parts(body))
-            || to_tsvector('simple', search_cjk_grams(body))
-          else to_tsvector('english', coalesce(body, '')) || to_tsvector('english', search_code_parts(body))
-          end, weight)
-      $$;
-    `,
-  },
 ];
