@@ -137,7 +137,7 @@ export async function importContent(db: Db, dir: string, options: ImportOptions 
     return { imported: false, written: { entries: 0, removed: 0, full: false }, ...base, ms: { read: readMs, check: checkMs, write: 0, total: performance.now() - t0 }, phases: clock.phases };
   }
   const t1 = performance.now();
-  const hashes = await clock.time('write entries', () => runInSlices(mapSteps(plan.entries, rowHash)));
+  const hashes = await clock.time('row hashes', () => runInSlices(mapSteps(plan.entries, rowHash)));
   const written = await clock.time('commit', () => db.transaction(async (tx) => {
     const before = await tx.query<RouteRow>('select path, entry_id, version from content_routes');
     const written = options.force ? await writeAll(tx, plan, hashes, options, clock) : await writeChanges(tx, plan, hashes, options, clock);

@@ -104,6 +104,15 @@ export interface ParsedFile {
   entry?: Omit<LoadedEntry, 'lineOf' | 'positionOf'>;
   problems: Problem[];
 }
+/** Files per message back from a worker: the main thread copies a message in without a break. */
+export const RESULT_CHUNK = 10;
+/** Some of a batch's files parsed, from its file `from` on; `last` ends the batch. */
+export interface ParsedChunk {
+  id: number;
+  from: number;
+  results: ParsedFile[];
+  last: boolean;
+}
 
 export interface LoadOptions {
   /** Worker threads for parsing (default: one per CPU, at most 8). */
@@ -187,11 +196,12 @@ async function parseInWorkers(files: { path: string; text: string }[], count: nu
         if (batch) worker.postMessage(batch);
         else resolve();
       };
-      worker.on('message', (message: { id: number; results: ParsedFile[] }) => {
-        results[message.id] = message.results;
+      worker.on('message', (message: ParsedChunk) => {
+        const batch = (results[message.id] ??= []);
+        for (const [i, result] of message.results.entries()) batch[message.from + i] = result;
         done += message.results.length;
         onProgress?.(done, files.length);
-        send();
+        if (message.last) send();
       });
       worker.once('error', reject);
       worker.once('exit', (code) => reject(new Error(`a content parser stopped (exit code ${code})`)));
