@@ -14,6 +14,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort, median, option } from './bench-http.ts';
+import { startSettings, type StartSettings } from './start-settings.ts';
 
 const runs = Number(option('--runs') ?? 3);
 const contentDir = option('--content');
@@ -22,21 +23,17 @@ const SEARCHES = 20;
 const READY_DEADLINE_MS = Number(process.env.BENCH_DEADLINE_S || 600) * 1000;
 
 /**
- * The environment variables and node flags `npm run start:built` starts the server with
- * (`VAR=value … node flags… dist/server/main.js`); --node-flags replaces the flags, --env the variables
- * (`--env "" --node-flags ""`: plain `node dist/server/main.js`, to compare).
+ * The settings `npm run start:built` starts the server with (scripts/start-settings.ts); --node-flags
+ * replaces the flags, --env the variables (`--env "" --node-flags ""`: plain `node dist/server/main.js`, to compare).
  */
-function startCommand(): { env: Record<string, string>; flags: string[] } {
-  const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
-  const command = scripts['start:built'] ?? '';
-  const words = command.split(/\s+/);
-  const node = words.indexOf('node');
-  const main = words.indexOf('dist/server/main.js');
-  const assignments = words.slice(0, Math.max(node, 0));
-  if (node < 0 || main < node || !assignments.every((w) => /^[A-Z_]+=\S*$/.test(w))) throw new Error(`start:built is not "[VAR=value …] node … dist/server/main.js": ${command}`);
-  const env = Object.fromEntries((option('--env')?.split(/\s+/).filter(Boolean) ?? assignments).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]));
-  const given = option('--node-flags');
-  return { env, flags: given !== undefined ? given.split(/\s+/).filter(Boolean) : words.slice(node + 1, main) };
+function startCommand(): StartSettings {
+  const built = startSettings(process.cwd());
+  const env = option('--env');
+  const flags = option('--node-flags');
+  return {
+    env: env !== undefined ? Object.fromEntries(env.split(/\s+/).filter(Boolean).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)])) : built.env,
+    flags: flags !== undefined ? flags.split(/\s+/).filter(Boolean) : built.flags,
+  };
 }
 
 interface Memory {

@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { startSettings } from './start-settings.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const DEPLOY = join(ROOT, 'deploy');
@@ -590,9 +591,11 @@ export class Cluster {
   }
 
   private startInstance(instance: Instance) {
-    const env: NodeJS.ProcessEnv = { ...this.instanceEnv(instance.index), PORT: String(instance.port) };
+    // Started as `npm run start:built` starts a single instance: its memory settings, then the fleet's.
+    const settings = startSettings(ROOT);
+    const env: NodeJS.ProcessEnv = { ...settings.env, ...this.instanceEnv(instance.index), PORT: String(instance.port) };
     mkdirSync(join(this.options.dir, 'instances', String(instance.index)), { recursive: true });
-    const child = this.daemon(process.execPath, ['--enable-source-maps', this.options.server], { log: join(this.logs, `instance-${instance.index}.log`), env, cwd: ROOT });
+    const child = this.daemon(process.execPath, [...settings.flags, this.options.server], { log: join(this.logs, `instance-${instance.index}.log`), env, cwd: ROOT });
     instance.child = child;
     child.once('exit', (code, signal) => {
       if (this.stopping || instance.child !== child) return;

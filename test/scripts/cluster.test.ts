@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { entryArgs, freePort, ROOT } from '../helpers/server-process.ts';
 import { fetchSend, signInCookie } from '../../scripts/sign-in-flow.ts';
 import { upstreamFile } from '../../scripts/cluster.ts';
+import { startSettings } from '../../scripts/start-settings.ts';
 import { getOnNewConnection } from '../../scripts/bench-http.ts';
 
 /**
@@ -177,6 +178,17 @@ t.test('npm run cluster: journeys through nginx with no stickiness, and an insta
   /** Casey's browser: the site's session and the embedded provider's own, across the subtests. */
   const casey = cookieJar();
   const signIn = () => signInCookie(fetchSend, url, ...CASEY, '/auth', casey.jar);
+
+  await t.test('every instance runs with the memory settings a single instance starts with', async (t) => {
+    const { env, flags } = startSettings(ROOT);
+    t.ok(Object.keys(env).length > 0 && flags.length > 0, 'start:built names settings');
+    for (const instance of state().instances) {
+      const environ = readFileSync(`/proc/${instance.pid}/environ`, 'utf8').split('\0');
+      const args = readFileSync(`/proc/${instance.pid}/cmdline`, 'utf8').split('\0');
+      for (const [name, value] of Object.entries(env)) t.ok(environ.includes(`${name}=${value}`), `instance ${instance.index}: ${name}=${value}`);
+      for (const flag of flags) t.ok(args.includes(flag), `instance ${instance.index}: ${flag}`);
+    }
+  });
 
   await t.test('sign-in through the embedded provider, its steps on alternating instances', async (t) => {
     const from = logLines().length;

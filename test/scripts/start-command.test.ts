@@ -1,23 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
+import { settingsOf } from '../../scripts/start-settings.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
 const unit = readFileSync(join(ROOT, 'deploy/systemd/signpost@.service'), 'utf8');
 
-/** The variables and node flags of a command that runs `node … dist/server/main.js`. */
-function settingsOf(command: string): { env: string[]; flags: string[] } {
-  const words = command.split(/\s+/);
-  const node = words.findIndex((w) => w === 'node' || w.endsWith('/node'));
-  const main = words.indexOf('dist/server/main.js');
-  if (node < 0 || main < node) throw new Error(`not a start of dist/server/main.js: ${command}`);
-  return { env: words.slice(0, node).filter((w) => w.includes('=')).sort(), flags: words.slice(node + 1, main) };
-}
-
 t.test('npm start, npm run start:built and the systemd unit start the server with the same memory settings', async (t) => {
   const built = settingsOf(scripts['start:built'] ?? '');
-  t.same(built.env, ['MALLOC_ARENA_MAX=2', 'MALLOC_MMAP_THRESHOLD_=65536'], 'two malloc arenas, large blocks given back when freed');
+  t.same(built.env, { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '65536' }, 'two malloc arenas, large blocks given back when freed');
   t.ok(built.flags.includes('--max-semi-space-size=4'), 'a young generation of 4 MB semi-spaces');
   t.ok(built.flags.includes('--enable-source-maps'), 'stack traces name the sources');
 
@@ -26,6 +18,6 @@ t.test('npm start, npm run start:built and the systemd unit start the server wit
   t.same(settingsOf(start.replace(/^node scripts\/build\.mjs && /, '')), built, 'then starts as start:built does');
 
   const execStart = /^ExecStart=(.+)$/m.exec(unit)?.[1] ?? '';
-  const environment = [...unit.matchAll(/^Environment=(MALLOC_\S+)$/gm)].map((m) => m[1]!).sort();
+  const environment = Object.fromEntries([...unit.matchAll(/^Environment=(MALLOC_[A-Z_]+)=(\S*)$/gm)].map((m) => [m[1]!, m[2]!]));
   t.same({ env: environment, flags: settingsOf(execStart).flags }, built, 'the systemd unit sets the same variables and flags');
 });
