@@ -84,26 +84,34 @@ export async function retrieve(db: Db, question: string, options: RetrieveOption
   });
 }
 
-/** How many passages there are, and how many hold each word: a word few passages hold says most about a question. */
+/** How many passages there are, and how many hold each term: a term few passages hold says most about a question. */
 export interface Frequencies {
   passages: number;
-  /** Passages holding the word, by the word as given. */
-  holding: Map<string, number>;
+  /** Passages holding each term (any of its words or phrases), in the order given. */
+  holding: number[];
 }
 
-export async function frequencies(db: Db, words: readonly string[], language = 'en'): Promise<Frequencies> {
+/** Keeps a count for as long as the content does not change (the content store's search cache). */
+export type Memo = <T>(key: string, load: () => Promise<T>) => Promise<T>;
+
+const noMemo: Memo = (_key, load) => load();
+
+/**
+ * Counted once per term and content version when `memo` is given: a count depends only on the term and
+ * the language, and questions share most of their words.
+ */
+export async function frequencies(db: Db, terms: readonly (readonly string[])[], language = 'en', memo: Memo = noMemo): Promise<Frequencies> {
   const lang = language.split('-')[0] ?? 'en';
-  const params: unknown[] = [lang];
-  // One count per word through the GIN index; a word the English parser drops (a stop word) counts as held everywhere.
-  const counts = words.map((w) => {
-    params.push(w);
-    const q = `plainto_tsquery('english', $${params.length})`;
-    return `(case when numnode(${q}) = 0 then null else (select count(*) from assistant_passages p join content_entries e on e.id = p.entry_id
-      where p.vector @@ ${q} and split_part(e.language, '-', 1) = $1) end)::int as w${params.length}`;
-  });
-  const [row] = await db.query<Record<string, number | null>>(
-    `select (select count(*) from assistant_passages p join content_entries e on e.id = p.entry_id
-       where split_part(e.language, '-', 1) = $1)::int as total${counts.length > 0 ? `, ${counts.join(', ')}` : ''}`, params);
-  const passages = Number(row?.total ?? 0);
-  return { passages, holding: new Map(words.map((w, i) => [w, row?.[`w${i + 2}`] ?? passages] as [string, number])) };
+  const passages = await memo(JSON.stringify(['assistant-passages', lang]), async () => Number((await db.query<{ n: number }>(
+    `select count(*)::int as n from assistant_passages p join content_entries e on e.id = p.entry_id
+     where split_part(e.language, '-', 1) = $1`, [lang]))[0]?.n ?? 0));
+  const holding = await Promise.all(terms.map((alternatives) => memo(JSON.stringify(['assistant-holding', lang, alternatives]), async () => {
+    // Through the GIN index; a term the English parser drops entirely (a stop word) counts as held everywhere.
+    const q = alternatives.map((_, i) => `phraseto_tsquery('english', $${i + 2})`).join(' || ');
+    const [row] = await db.query<{ n: number | null }>(
+      `select (case when numnode(${q}) = 0 then null else (select count(*) from assistant_passages p join content_entries e on e.id = p.entry_id
+         where p.vector @@ (${q}) and split_part(e.language, '-', 1) = $1) end)::int as n`, [lang, ...alternatives]);
+    return row?.n ?? null;
+  })));
+  return { passages, holding: holding.map((n) => n ?? passages) };
 }
