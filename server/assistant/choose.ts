@@ -242,15 +242,44 @@ export function scoreAll<P extends Candidate>(question: string, candidates: read
     if (top < 0) continue;
     const heading = passage.heading ?? '';
     const headed = HEADING[kind]?.test(heading) ? HEADING_BONUS : 0;
-    const score = confidence + topScore + headed + 0.3 * share(words, weights, new Set(contentWords(heading, syn)));
+    // A generic heading ('Solution', 'Cause') is about its page: the title counts with it.
+    const score = confidence + topScore + headed + 0.3 * share(words, weights, new Set(contentWords(`${passage.title} ${heading}`, syn)));
     out.push({ passage, quote: quoteAround(sentences, top), kind, confidence, score });
   }
   return out.sort((a, b) => b.score - a.score);
 }
 
+/** What a figure question counts or measures: the words after 'how many', 'how much', 'number of', 'amount of'. */
+const COUNTED = /\b(?:how many|how much|number of|amount of)\s+([\p{L}\p{N}_' -]+)/iu;
+
+/**
+ * The terms of what a figure question counts ('redirects' in 'the maximum number of redirects'), up to
+ * its first stop word; none when it names nothing ('how much does it cost').
+ */
+export function countedTerms(question: string, synonyms?: Synonyms): string[] {
+  const m = COUNTED.exec(question);
+  if (!m) return [];
+  const run: string[] = [];
+  for (const w of (m[1] as string).split(/[\s-]+/)) {
+    if (!w) continue;
+    if (!kept(w)) break;
+    run.push(w);
+  }
+  return contentWords(run.join(' '), synonyms);
+}
+
 /** The passage and sentence that answer the question, or null when none is confident enough. */
 export function choose<P extends Candidate>(question: string, candidates: readonly P[], minConfidence = MIN_CONFIDENCE, corpus?: CorpusCounts): Choice<P> | null {
-  const best = scoreAll(question, candidates, corpus)[0];
+  const scored = scoreAll(question, candidates, corpus);
+  // A figure is an answer only about what the question counts: the connections' limit does not answer
+  // a question about redirects. A best quote that does not name it (nor its section's heading or page
+  // title) is refused, not replaced by a weaker one.
+  const best = scored[0];
+  const counted = countedTerms(question, corpus?.synonyms);
+  if (best && counted.length > 0) {
+    const held = new Set(contentWords(`${best.passage.title} ${best.passage.heading ?? ''} ${best.quote}`, corpus?.synonyms));
+    if (!counted.every((w) => held.has(w))) return null;
+  }
   if (!best || best.confidence < minConfidence) return null;
   // A question asking how long or how many is not answered by a quote without a duration or a number.
   if ((MEASURED.test(question) || best.kind === 'quantity' || best.kind === 'duration') && !carries(best.kind, best.quote)) return null;

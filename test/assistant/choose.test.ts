@@ -1,5 +1,5 @@
 import t from 'tap';
-import { carries, choose, contentWords, kindOf, questionWords, sentencesOf, stem, synonymsOf } from '../../server/assistant/choose.ts';
+import { carries, choose, contentWords, countedTerms, kindOf, questionWords, sentencesOf, stem, synonymsOf } from '../../server/assistant/choose.ts';
 
 const passages = [
   { title: 'Shipping', heading: 'Delivery times', text: 'Orders are packed in our warehouse. Standard delivery takes 3 to 5 days within the country. Express delivery is available at checkout.' },
@@ -155,4 +155,15 @@ t.test('the content team\'s synonyms make a word meet its group\'s other members
   const corpus = { passages: 100, holding: new Map([[stem('memory'), 8], [stem('agent'), 10]]), synonyms };
   t.match(choose('How much memory does the agent need?', page, undefined, corpus)?.quote, /4 GB of RAM/);
   t.notMatch(choose('How much memory does the agent need?', page, undefined, { ...corpus, synonyms: undefined })?.quote ?? '', /4 GB of RAM/, 'without the synonyms the other section is quoted');
+});
+
+t.test('a figure question is answered only by a quote about what it counts', async (t) => {
+  t.same(countedTerms('what is the default maximum number of redirects httpx will follow'), [stem('redirects'), stem('httpx')]);
+  t.same(countedTerms('how many keep-alive connections are allowed'), [stem('keep'), stem('alive'), stem('connections')]);
+  t.same(countedTerms('how long does it take'), []);
+  const page = [{ title: 'Pool', heading: 'Pool size', text: 'Each host gets its own pool. The pool of each host holds at most 100 connections by default.' }];
+  const corpus = { passages: 100, holding: new Map([[stem('host'), 2], [stem('default'), 40], [stem('maximum'), 30], [stem('number'), 30], [stem('requests'), 60]]) };
+  t.match(choose('What is the default maximum number of connections for a host?', page, undefined, corpus)?.quote, /100 connections/);
+  // Without the rule the pool's figure would answer a question about requests.
+  t.equal(choose('What is the default maximum number of requests for a host?', page, undefined, corpus), null);
 });
