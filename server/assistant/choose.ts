@@ -71,7 +71,13 @@ export function stem(word: string): string {
   let w = american(word.toLowerCase());
   w = IRREGULAR.get(w) ?? w;
   for (const suffix of ['ing', 'ed', 'es', 's']) {
-    if (w.length > suffix.length + 3 && w.endsWith(suffix)) { w = w.slice(0, -suffix.length); break; }
+    if (w.length > suffix.length + 3 && w.endsWith(suffix)) {
+      w = w.slice(0, -suffix.length);
+      // 'logging' and 'stopped' meet 'log' and 'stop' ('installed' keeps its 'll'); 'retried' and 'retries' meet 'retry'.
+      if (suffix === 'ing' || suffix === 'ed') w = w.replace(/([b-df-hj-kmnp-rt-y])\1$/, '$1');
+      if (suffix !== 's' && suffix !== 'ing') w = w.replace(/(?<=\w\w)i$/, 'y');
+      break;
+    }
   }
   return w.endsWith('e') && w.length > 4 ? w.slice(0, -1) : w;
 }

@@ -167,3 +167,11 @@ t.test('a figure question is answered only by a quote about what it counts', asy
   // Without the rule the pool's figure would answer a question about requests.
   t.equal(choose('What is the default maximum number of requests for a host?', page, undefined, corpus), null);
 });
+
+t.test('a doubled consonant before -ing or -ed, and -ied or -ies, meet the plain word', async (t) => {
+  t.equal(stem('logging'), stem('log'));
+  t.equal(stem('stopped'), stem('stop'));
+  t.equal(stem('installed'), stem('install'), 'a doubled l stays');
+  t.equal(stem('retried'), stem('retry'));
+  t.equal(stem('retries'), stem('retry'));
+});
