@@ -91,27 +91,32 @@ export interface Frequencies {
   holding: number[];
 }
 
-/** Keeps a count for as long as the content does not change (the content store's search cache). */
+/** Keeps what depends only on the content for as long as it does not change (the content store's search cache). */
 export type Memo = <T>(key: string, load: () => Promise<T>) => Promise<T>;
 
 const noMemo: Memo = (_key, load) => load();
 
 /**
- * Counted once per term and content version when `memo` is given: a count depends only on the term and
- * the language, and questions share most of their words.
+ * One query, through the GIN index; kept per set of terms and content version when `memo` is given,
+ * since the counts depend only on the terms and the language.
  */
 export async function frequencies(db: Db, terms: readonly (readonly string[])[], language = 'en', memo: Memo = noMemo): Promise<Frequencies> {
   const lang = language.split('-')[0] ?? 'en';
-  const passages = await memo(JSON.stringify(['assistant-passages', lang]), async () => Number((await db.query<{ n: number }>(
-    `select count(*)::int as n from assistant_passages p join content_entries e on e.id = p.entry_id
-     where split_part(e.language, '-', 1) = $1`, [lang]))[0]?.n ?? 0));
-  const holding = await Promise.all(terms.map((alternatives) => memo(JSON.stringify(['assistant-holding', lang, alternatives]), async () => {
-    // Through the GIN index; a term the English parser drops entirely (a stop word) counts as held everywhere.
-    const q = alternatives.map((_, i) => `phraseto_tsquery('english', $${i + 2})`).join(' || ');
-    const [row] = await db.query<{ n: number | null }>(
-      `select (case when numnode(${q}) = 0 then null else (select count(*) from assistant_passages p join content_entries e on e.id = p.entry_id
-         where p.vector @@ (${q}) and split_part(e.language, '-', 1) = $1) end)::int as n`, [lang, ...alternatives]);
-    return row?.n ?? null;
-  })));
-  return { passages, holding: holding.map((n) => n ?? passages) };
+  return memo(JSON.stringify(['assistant-frequencies', lang, terms]), async () => {
+    const params: unknown[] = [lang];
+    // A term the English parser drops entirely (a stop word) counts as held everywhere.
+    const counts = terms.map((alternatives, i) => {
+      const q = alternatives.map((a) => {
+        params.push(a);
+        return `phraseto_tsquery('english', $${params.length})`;
+      }).join(' || ');
+      return `(case when numnode(${q}) = 0 then null else (select count(*) from assistant_passages p join content_entries e on e.id = p.entry_id
+        where p.vector @@ (${q}) and split_part(e.language, '-', 1) = $1) end)::int as t${i}`;
+    });
+    const [row] = await db.query<Record<string, number | null>>(
+      `select (select count(*) from assistant_passages p join content_entries e on e.id = p.entry_id
+         where split_part(e.language, '-', 1) = $1)::int as total${counts.length > 0 ? `, ${counts.join(', ')}` : ''}`, params);
+    const passages = Number(row?.total ?? 0);
+    return { passages, holding: terms.map((_, i) => row?.[`t${i}`] ?? passages) };
+  });
 }
