@@ -1,11 +1,13 @@
 /**
- * Assistant figures (npm run bench:assistant [-- <corpus dir>]). For each tree (the sample content and
- * the second tree, test/fixtures/assistant-second, by default; else the one given), imports it into an
+ * Assistant figures (npm run bench:assistant [-- <corpus dir>]). For each tree (the sample content, the
+ * second tree, test/fixtures/assistant-second, and the held-out third, test/fixtures/assistant-third, by
+ * default; else the one given), imports it into an
  * in-memory PGlite of its own, then asks the checked-in questions (test/fixtures/assistant-questions.yaml)
  * of the extractive default, three rounds, and prints how often a right page is cited in the top 3
  * (sample content only: the questions are about it) and the answer time p50 / p95 (ms); then, on a tree
  * with a judged set (the sample content: test/fixtures/assistant-judged.yaml; the second tree:
- * test/fixtures/assistant-judged-second.yaml, written from pages the assistant was not written against):
+ * test/fixtures/assistant-judged-second.yaml, written from pages the assistant was not written against; the
+ * third tree: test/fixtures/assistant-judged-third.yaml, held out from tuning):
  * answered correctly / answerable, refused / unanswerable, and the wrong answers shown to questions the
  * content cannot answer. With --explain, each question judged wrong is followed by its kind and every
  * candidate passage with its score, confidence and the sentence it would quote, marking the key phrase.
@@ -20,13 +22,16 @@ const ROUNDS = 3;
 const fixtures = resolve(import.meta.dirname, '../test/fixtures');
 const SAMPLE = resolve('content');
 const SECOND = resolve(fixtures, 'assistant-second');
+/** Held out: scored, never tuned against; a rule that helps the other two and hurts this one is over-fitted. */
+const THIRD = resolve(fixtures, 'assistant-third');
 /** The judged set of each tree that has one. */
-const JUDGED = new Map([[SAMPLE, resolve(fixtures, 'assistant-judged.yaml')], [SECOND, resolve(fixtures, 'assistant-judged-second.yaml')]]);
-const LABEL = new Map([[SAMPLE, 'sample content'], [SECOND, 'second tree']]);
+const JUDGED = new Map([[SAMPLE, resolve(fixtures, 'assistant-judged.yaml')], [SECOND, resolve(fixtures, 'assistant-judged-second.yaml')],
+  [THIRD, resolve(fixtures, 'assistant-judged-third.yaml')]]);
+const LABEL = new Map([[SAMPLE, 'sample content'], [SECOND, 'second tree'], [THIRD, 'third tree (held out)']]);
 
 const explaining = process.argv.includes('--explain');
 const given = process.argv.slice(2).find((a) => !a.startsWith('--'));
-const trees = given === undefined ? [SAMPLE, SECOND] : [resolve(given)];
+const trees = given === undefined ? [SAMPLE, SECOND, THIRD] : [resolve(given)];
 const questions = await readQuestions(resolve(fixtures, 'assistant-questions.yaml'));
 
 for (const [i, corpus] of trees.entries()) {

@@ -10,8 +10,10 @@ import type { Db } from '../db/driver.ts';
 import { maskEmails } from '../search/highlight.ts';
 import type { Gate } from '../http/gate.ts';
 import { generate, GenerationError, type ModelConfig } from './generate.ts';
-import { choose, MIN_CONFIDENCE, questionWords, type CorpusCounts } from './choose.ts';
-import { frequencies, retrieve, type Retrieved } from './retrieve.ts';
+import { settingsOf } from '../search/engine.ts';
+import type { SearchSettings } from '../search/query.ts';
+import { choose, MIN_CONFIDENCE, questionWords, synonymsOf, type CorpusCounts, type Synonyms } from './choose.ts';
+import { frequencies, retrieve, type Memo, type Retrieved } from './retrieve.ts';
 
 /** Where 'ask support' goes; the form fills its subject from `subject` (server/support/forms/page.tsx). */
 export const CONTACT_PATH = '/contact';
@@ -61,6 +63,8 @@ export interface AnswerOptions {
   modelCalls?: Pick<Gate, 'tryAcquire'>;
   /** The queue in front of the database the retrieval waits in (server/plugins/search-gate.ts). */
   searches?: Pick<Gate, 'run'>;
+  /** Keeps what depends only on the content (word counts, synonyms) until it changes. */
+  memo?: Memo;
 }
 
 export function quoteOf(text: string, max = QUOTE_CHARS): string {
@@ -85,16 +89,24 @@ export function searchHrefOf(question: string): string {
   return `${SEARCH_RESULTS_PATH}?${new URLSearchParams({ searchTerm: question.slice(0, 200) })}`;
 }
 
+/** The content team's synonyms (the search settings'), as the answer's choice reads them. */
+async function synonymsIn(db: Db, memo: Memo): Promise<Synonyms> {
+  return memo('assistant-synonyms', async () => synonymsOf(settingsOf((await db.query<{ fields: Partial<SearchSettings> }>(
+    `select fields from content_entries where type = 'searchSettings' limit 1`))[0]?.fields).synonyms));
+}
+
 /** The passages an answer is chosen among (those holding enough of the question), with the corpus' counts of its words. */
-export async function candidatesFor(db: Db, question: string, options: Pick<AnswerOptions, 'language' | 'searches'> = {}): Promise<{ retrieved: Retrieved[]; corpus: CorpusCounts }> {
-  const words = questionWords(question);
-  const retrieval = async () => ({
-    passages: await retrieve(db, question, { limit: CANDIDATES, perPage: PER_PAGE, language: options.language }),
-    counts: await frequencies(db, [...words.values()], options.language),
-  });
-  const { passages, counts } = await (options.searches ? options.searches.run(retrieval) : retrieval());
-  return { retrieved: passages.filter(relevant),
-    corpus: { passages: counts.passages, holding: new Map([...words].map(([s, w]) => [s, counts.holding.get(w) ?? counts.passages])) } };
+export async function candidatesFor(db: Db, question: string, options: Pick<AnswerOptions, 'language' | 'searches' | 'memo'> = {}): Promise<{ retrieved: Retrieved[]; corpus: CorpusCounts }> {
+  const memo = options.memo ?? ((_key, load) => load());
+  const retrieval = async () => {
+    const synonyms = await synonymsIn(db, memo);
+    const words = questionWords(question, synonyms);
+    const passages = await retrieve(db, question, { limit: CANDIDATES, perPage: PER_PAGE, language: options.language });
+    const counts = await frequencies(db, [...words.values()], options.language, memo);
+    return { passages, synonyms, corpus: { passages: counts.passages, holding: new Map([...words.keys()].map((w, i) => [w, counts.holding[i] ?? counts.passages])), synonyms } };
+  };
+  const { passages, corpus } = await (options.searches ? options.searches.run(retrieval) : retrieval());
+  return { retrieved: passages.filter(relevant), corpus };
 }
 
 export async function answer(db: Db, rawQuestion: string, options: AnswerOptions = {}): Promise<Answer> {

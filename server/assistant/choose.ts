@@ -71,7 +71,13 @@ export function stem(word: string): string {
   let w = american(word.toLowerCase());
   w = IRREGULAR.get(w) ?? w;
   for (const suffix of ['ing', 'ed', 'es', 's']) {
-    if (w.length > suffix.length + 3 && w.endsWith(suffix)) { w = w.slice(0, -suffix.length); break; }
+    if (w.length > suffix.length + 3 && w.endsWith(suffix)) {
+      w = w.slice(0, -suffix.length);
+      // 'logging' and 'stopped' meet 'log' and 'stop' ('installed' keeps its 'll'); 'retried' and 'retries' meet 'retry'.
+      if (suffix === 'ing' || suffix === 'ed') w = w.replace(/([b-df-hj-kmnp-rt-y])\1$/, '$1');
+      if (suffix !== 's' && suffix !== 'ing') w = w.replace(/(?<=\w\w)i$/, 'y');
+      break;
+    }
   }
   return w.endsWith('e') && w.length > 4 ? w.slice(0, -1) : w;
 }
@@ -79,17 +85,79 @@ export function stem(word: string): string {
 /** Words as written: a text all in capitals reads as lower case. */
 const wordsOf = (text: string) => ((text === text.toUpperCase() ? text.toLowerCase() : text).match(/[\p{L}\p{N}_]+/gu) ?? []);
 
-/** Not a stop word, or one written in capitals: 'GET' in 'a GET request' names a method, not a verb. */
-const kept = (w: string) => w.length > 1 && (!STOP.has(w.toLowerCase()) || /^[A-Z]+$/.test(w));
-
-export function contentWords(text: string): string[] {
-  return [...new Set(wordsOf(text).filter(kept).map(stem))];
+/**
+ * A comparative or superlative of a stop word ('bigger', 'largest', 'longer') says no more than the
+ * word itself: the question's kind already asks for the size.
+ */
+function gradedStop(word: string): boolean {
+  const m = /^(\w{2,}?)(?:er|est)$/.exec(word);
+  if (!m) return false;
+  const base = m[1] as string;
+  const forms = [base, `${base}e`, base.replace(/(\w)\1$/, '$1'), base.replace(/i$/, 'y')];
+  return forms.some((f) => STOP.has(f));
 }
 
-/** The question's content words as written, one for each stem (what the corpus is asked how often it holds). */
-export function questionWords(text: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const w of wordsOf(text)) if (kept(w) && !out.has(stem(w))) out.set(stem(w), american(w.toLowerCase()));
+/** Not a stop word, or one written in capitals: 'GET' in 'a GET request' names a method, not a verb. */
+const kept = (w: string) => w.length > 1 && ((!STOP.has(w.toLowerCase()) && !gradedStop(w.toLowerCase())) || /^[A-Z]+$/.test(w));
+
+/**
+ * The content team's synonym groups (the search settings' `synonyms`, which the search reads too): a
+ * question's word meets a passage's when both are members of one group ('memory' and 'RAM').
+ */
+export interface Synonyms {
+  /** Each member's stems (joined by a space), to the term that stands for its group. */
+  terms: Map<string, string>;
+  /** Each group's term, to its members as written. */
+  members: Map<string, string[]>;
+}
+
+/** The longest member of a group, in words. */
+const SYNONYM_WORDS = 4;
+
+export function synonymsOf(groups: readonly (readonly string[])[]): Synonyms {
+  const terms = new Map<string, string>();
+  const members = new Map<string, string[]>();
+  for (const group of groups) {
+    const keys = group.map((m) => wordsOf(m.toLowerCase()).map(stem).join(' ')).filter((k) => k.length > 0 && k.split(' ').length <= SYNONYM_WORDS);
+    const term = keys[0];
+    if (term === undefined || terms.has(term)) continue;
+    for (const k of keys) if (!terms.has(k)) terms.set(k, term);
+    members.set(term, group.map((m) => m.toLowerCase()));
+  }
+  return { terms, members };
+}
+
+/** The terms of a text: the stem of each word that is not a stop word, a synonym group's term for each of its members. */
+function termsOf(text: string, synonyms?: Synonyms): { term: string; written: string }[] {
+  const words = wordsOf(text);
+  const stems = words.map(stem);
+  const out: { term: string; written: string }[] = [];
+  for (let i = 0; i < words.length; i++) {
+    let n = synonyms && synonyms.terms.size > 0 ? Math.min(SYNONYM_WORDS, words.length - i) : 0;
+    for (; n >= 1; n--) {
+      const term = synonyms?.terms.get(stems.slice(i, i + n).join(' '));
+      if (term !== undefined) { out.push({ term, written: words.slice(i, i + n).join(' ') }); break; }
+    }
+    if (n >= 1) { i += n - 1; continue; }
+    const w = words[i] as string;
+    if (kept(w)) out.push({ term: stems[i] as string, written: w });
+  }
+  return out;
+}
+
+export function contentWords(text: string, synonyms?: Synonyms): string[] {
+  return [...new Set(termsOf(text, synonyms).map((t) => t.term))];
+}
+
+/**
+ * The question's terms, each with what the corpus is asked how often it holds: the word as written, or
+ * every member of its synonym group.
+ */
+export function questionWords(text: string, synonyms?: Synonyms): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const { term, written } of termsOf(text, synonyms)) {
+    if (!out.has(term)) out.set(term, synonyms?.members.get(term) ?? [american(written.toLowerCase())]);
+  }
   return out;
 }
 
@@ -97,6 +165,8 @@ export function questionWords(text: string): Map<string, string> {
 export interface CorpusCounts {
   passages: number;
   holding: Map<string, number>;
+  /** The content team's synonyms: a member of a group counts as its group's term. */
+  synonyms?: Synonyms;
 }
 
 export function sentencesOf(text: string): string[] {
@@ -133,7 +203,7 @@ function weightsOf(words: string[], candidates: readonly Candidate[], corpus?: C
       return [w, holding === 0 && /^\d+$/.test(w) ? 0 : Math.log((n + 1) / (holding + 0.5))];
     }));
   }
-  const bags = candidates.map((c) => new Set(contentWords(`${c.title} ${c.heading ?? ''} ${c.text}`)));
+  const bags = candidates.map((c) => new Set(contentWords(`${c.title} ${c.heading ?? ''} ${c.text}`, corpus?.synonyms)));
   const n = Math.max(bags.length, 1);
   return new Map(words.map((w) => [w, Math.log(1 + (n + 1) / (1 + bags.filter((b) => b.has(w)).length))]));
 }
@@ -157,17 +227,18 @@ function quoteAround(sentences: string[], best: number): string {
 
 /** Every candidate scored (how much of the question it covers, and its best sentence), best first. */
 export function scoreAll<P extends Candidate>(question: string, candidates: readonly P[], corpus?: CorpusCounts): (Choice<P> & { score: number })[] {
-  const words = contentWords(question);
+  const syn = corpus?.synonyms;
+  const words = contentWords(question, syn);
   if (words.length === 0) return [];
   const kind = kindOf(question);
   const weights = weightsOf(words, candidates, corpus);
   const out: (Choice<P> & { score: number })[] = [];
   for (const passage of candidates) {
-    const confidence = share(words, weights, new Set(contentWords(`${passage.title} ${passage.heading ?? ''} ${passage.text}`)));
+    const confidence = share(words, weights, new Set(contentWords(`${passage.title} ${passage.heading ?? ''} ${passage.text}`, syn)));
     const sentences = sentencesOf(passage.text);
     let top = -1;
     let topScore = -1;
-    const bags = sentences.map((s) => new Set(contentWords(s)));
+    const bags = sentences.map((s) => new Set(contentWords(s, syn)));
     sentences.forEach((s, i) => {
       // The sentence's own words count most; its neighbours', quoted with it, a little.
       const near = new Set([...(bags[i - 1] ?? []), ...(bags[i] ?? []), ...(bags[i + 1] ?? [])]);
@@ -177,15 +248,44 @@ export function scoreAll<P extends Candidate>(question: string, candidates: read
     if (top < 0) continue;
     const heading = passage.heading ?? '';
     const headed = HEADING[kind]?.test(heading) ? HEADING_BONUS : 0;
-    const score = confidence + topScore + headed + 0.3 * share(words, weights, new Set(contentWords(heading)));
+    // A generic heading ('Solution', 'Cause') is about its page: the title counts with it.
+    const score = confidence + topScore + headed + 0.3 * share(words, weights, new Set(contentWords(`${passage.title} ${heading}`, syn)));
     out.push({ passage, quote: quoteAround(sentences, top), kind, confidence, score });
   }
   return out.sort((a, b) => b.score - a.score);
 }
 
+/** What a figure question counts or measures: the words after 'how many', 'how much', 'number of', 'amount of'. */
+const COUNTED = /\b(?:how many|how much|number of|amount of)\s+([\p{L}\p{N}_' -]+)/iu;
+
+/**
+ * The terms of what a figure question counts ('redirects' in 'the maximum number of redirects'), up to
+ * its first stop word; none when it names nothing ('how much does it cost').
+ */
+export function countedTerms(question: string, synonyms?: Synonyms): string[] {
+  const m = COUNTED.exec(question);
+  if (!m) return [];
+  const run: string[] = [];
+  for (const w of (m[1] as string).split(/[\s-]+/)) {
+    if (!w) continue;
+    if (!kept(w)) break;
+    run.push(w);
+  }
+  return contentWords(run.join(' '), synonyms);
+}
+
 /** The passage and sentence that answer the question, or null when none is confident enough. */
 export function choose<P extends Candidate>(question: string, candidates: readonly P[], minConfidence = MIN_CONFIDENCE, corpus?: CorpusCounts): Choice<P> | null {
-  const best = scoreAll(question, candidates, corpus)[0];
+  const scored = scoreAll(question, candidates, corpus);
+  // A figure is an answer only about what the question counts: the connections' limit does not answer
+  // a question about redirects. A best quote that does not name it (nor its section's heading or page
+  // title) is refused, not replaced by a weaker one.
+  const best = scored[0];
+  const counted = countedTerms(question, corpus?.synonyms);
+  if (best && counted.length > 0) {
+    const held = new Set(contentWords(`${best.passage.title} ${best.passage.heading ?? ''} ${best.quote}`, corpus?.synonyms));
+    if (!counted.every((w) => held.has(w))) return null;
+  }
   if (!best || best.confidence < minConfidence) return null;
   // A question asking how long or how many is not answered by a quote without a duration or a number.
   if ((MEASURED.test(question) || best.kind === 'quantity' || best.kind === 'duration') && !carries(best.kind, best.quote)) return null;

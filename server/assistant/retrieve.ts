@@ -84,26 +84,39 @@ export async function retrieve(db: Db, question: string, options: RetrieveOption
   });
 }
 
-/** How many passages there are, and how many hold each word: a word few passages hold says most about a question. */
+/** How many passages there are, and how many hold each term: a term few passages hold says most about a question. */
 export interface Frequencies {
   passages: number;
-  /** Passages holding the word, by the word as given. */
-  holding: Map<string, number>;
+  /** Passages holding each term (any of its words or phrases), in the order given. */
+  holding: number[];
 }
 
-export async function frequencies(db: Db, words: readonly string[], language = 'en'): Promise<Frequencies> {
+/** Keeps what depends only on the content for as long as it does not change (the content store's search cache). */
+export type Memo = <T>(key: string, load: () => Promise<T>) => Promise<T>;
+
+const noMemo: Memo = (_key, load) => load();
+
+/**
+ * One query, through the GIN index; kept per set of terms and content version when `memo` is given,
+ * since the counts depend only on the terms and the language.
+ */
+export async function frequencies(db: Db, terms: readonly (readonly string[])[], language = 'en', memo: Memo = noMemo): Promise<Frequencies> {
   const lang = language.split('-')[0] ?? 'en';
-  const params: unknown[] = [lang];
-  // One count per word through the GIN index; a word the English parser drops (a stop word) counts as held everywhere.
-  const counts = words.map((w) => {
-    params.push(w);
-    const q = `plainto_tsquery('english', $${params.length})`;
-    return `(case when numnode(${q}) = 0 then null else (select count(*) from assistant_passages p join content_entries e on e.id = p.entry_id
-      where p.vector @@ ${q} and split_part(e.language, '-', 1) = $1) end)::int as w${params.length}`;
+  return memo(JSON.stringify(['assistant-frequencies', lang, terms]), async () => {
+    const params: unknown[] = [lang];
+    // A term the English parser drops entirely (a stop word) counts as held everywhere.
+    const counts = terms.map((alternatives, i) => {
+      const q = alternatives.map((a) => {
+        params.push(a);
+        return `phraseto_tsquery('english', $${params.length})`;
+      }).join(' || ');
+      return `(case when numnode(${q}) = 0 then null else (select count(*) from assistant_passages p join content_entries e on e.id = p.entry_id
+        where p.vector @@ (${q}) and split_part(e.language, '-', 1) = $1) end)::int as t${i}`;
+    });
+    const [row] = await db.query<Record<string, number | null>>(
+      `select (select count(*) from assistant_passages p join content_entries e on e.id = p.entry_id
+         where split_part(e.language, '-', 1) = $1)::int as total${counts.length > 0 ? `, ${counts.join(', ')}` : ''}`, params);
+    const passages = Number(row?.total ?? 0);
+    return { passages, holding: terms.map((_, i) => row?.[`t${i}`] ?? passages) };
   });
-  const [row] = await db.query<Record<string, number | null>>(
-    `select (select count(*) from assistant_passages p join content_entries e on e.id = p.entry_id
-       where split_part(e.language, '-', 1) = $1)::int as total${counts.length > 0 ? `, ${counts.join(', ')}` : ''}`, params);
-  const passages = Number(row?.total ?? 0);
-  return { passages, holding: new Map(words.map((w, i) => [w, row?.[`w${i + 2}`] ?? passages] as [string, number])) };
 }

@@ -88,7 +88,7 @@ export default async function assistantRoutes(app: FastifyInstance, opts: { conf
     request.log.info({ by: over.map((c) => (c === network ? 'network' : 'account')) }, 'assistant question refused: rate limit');
     return Math.max(1, Math.ceil(Math.max(...over.map((c) => c.ttl)) / 1000));
   }
-  const options = { model, modelCalls, searches: app.searchGate };
+  const options = { model, modelCalls, searches: app.searchGate, memo: app.content.cachedSearch.bind(app.content) };
 
   /**
    * The answer as shown, counted: an `assistant_question` (answered or not, the question masked) whose id

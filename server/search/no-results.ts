@@ -59,6 +59,6 @@ async function answerOf(app: FastifyInstance, request: FastifyRequest, chrome: C
   if (!chrome.assistant && !(await aiSummaryDialog(request.flags, chrome.visitor))) return undefined;
   const lang = assistantLanguage(chrome.lang);
   const found = await app.content.cachedSearch(JSON.stringify(['answer', term, lang]),
-    () => answer(app.dbRead, term, { language: lang, limit: ANSWER_CITATIONS, searches: app.searchGate, log: request.log }));
+    () => answer(app.dbRead, term, { language: lang, limit: ANSWER_CITATIONS, searches: app.searchGate, memo: app.content.cachedSearch.bind(app.content), log: request.log }));
   return found.mode === 'nothing' ? undefined : answerView(found, lang);
 }

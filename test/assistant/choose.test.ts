@@ -1,5 +1,5 @@
 import t from 'tap';
-import { carries, choose, contentWords, kindOf, sentencesOf, stem } from '../../server/assistant/choose.ts';
+import { carries, choose, contentWords, countedTerms, kindOf, questionWords, sentencesOf, stem, synonymsOf } from '../../server/assistant/choose.ts';
 
 const passages = [
   { title: 'Shipping', heading: 'Delivery times', text: 'Orders are packed in our warehouse. Standard delivery takes 3 to 5 days within the country. Express delivery is available at checkout.' },
@@ -131,4 +131,47 @@ t.test('a question asking for a figure (the largest, which version) is refused w
   const only = [{ title: 'Downloads', heading: 'Large downloads', text: 'Large downloads can stream the response body rather than load it into memory.' }];
   t.equal(choose('What is the largest response body a download can have?', only), null);
   t.ok(choose('How do I stream a large download?', only), 'a how-to question about the same passage is answered');
+});
+
+t.test('a comparative or superlative of a stop word is a stop word too', async (t) => {
+  t.same(contentWords('a bigger log limit'), contentWords('a big log limit'));
+  t.same(contentWords('the largest and longest files'), contentWords('the files'));
+  t.ok(contentWords('the latest release').includes(stem('latest')), 'a word that only looks graded stays');
+  // Without the rule, 'bigger' (in no passage) would weigh most and refuse a question the page answers.
+  const page = [{ title: 'Build logs', heading: 'Log limit', text: 'Each job log is limited to 25 MB. Support can raise the log limit to 100 MB.' }];
+  const corpus = { passages: 100, holding: new Map([['bigger', 0], [stem('log'), 10], [stem('limit'), 12]]) };
+  t.match(choose('Can I get a bigger log limit?', page, undefined, corpus)?.quote, /100 MB/);
+});
+
+t.test('the content team\'s synonyms make a word meet its group\'s other members', async (t) => {
+  const synonyms = synonymsOf([['memory', 'ram'], ['sign in', 'log in', 'login']]);
+  t.same(contentWords('plenty of RAM', synonyms), contentWords('plenty of memory', synonyms));
+  t.same(contentWords('how to log in', synonyms), contentWords('login', synonyms), 'a phrase of a group is one term');
+  t.same(questionWords('how much memory', synonyms).get(contentWords('memory', synonyms)[0] as string), ['memory', 'ram'], 'the corpus is asked for every member');
+  const page = [
+    { title: 'Build agent', heading: 'Capabilities', text: 'Declare the memory-hungry tools the agent has, so jobs go to it.' },
+    { title: 'Build agent', heading: 'Before you begin', text: 'The machine needs 2 CPU cores and 4 GB of RAM for the agent.' },
+  ];
+  const corpus = { passages: 100, holding: new Map([[stem('memory'), 8], [stem('agent'), 10]]), synonyms };
+  t.match(choose('How much memory does the agent need?', page, undefined, corpus)?.quote, /4 GB of RAM/);
+  t.notMatch(choose('How much memory does the agent need?', page, undefined, { ...corpus, synonyms: undefined })?.quote ?? '', /4 GB of RAM/, 'without the synonyms the other section is quoted');
+});
+
+t.test('a figure question is answered only by a quote about what it counts', async (t) => {
+  t.same(countedTerms('what is the default maximum number of redirects httpx will follow'), [stem('redirects'), stem('httpx')]);
+  t.same(countedTerms('how many keep-alive connections are allowed'), [stem('keep'), stem('alive'), stem('connections')]);
+  t.same(countedTerms('how long does it take'), []);
+  const page = [{ title: 'Pool', heading: 'Pool size', text: 'Each host gets its own pool. The pool of each host holds at most 100 connections by default.' }];
+  const corpus = { passages: 100, holding: new Map([[stem('host'), 2], [stem('default'), 40], [stem('maximum'), 30], [stem('number'), 30], [stem('requests'), 60]]) };
+  t.match(choose('What is the default maximum number of connections for a host?', page, undefined, corpus)?.quote, /100 connections/);
+  // Without the rule the pool's figure would answer a question about requests.
+  t.equal(choose('What is the default maximum number of requests for a host?', page, undefined, corpus), null);
+});
+
+t.test('a doubled consonant before -ing or -ed, and -ied or -ies, meet the plain word', async (t) => {
+  t.equal(stem('logging'), stem('log'));
+  t.equal(stem('stopped'), stem('stop'));
+  t.equal(stem('installed'), stem('install'), 'a doubled l stays');
+  t.equal(stem('retried'), stem('retry'));
+  t.equal(stem('retries'), stem('retry'));
 });
