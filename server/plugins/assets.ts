@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import { build } from 'esbuild';
-import { compressAll, ifNoneMatch, negotiateEncoding } from '../http/encoding.ts';
+import { compressAll, ifNoneMatch, negotiateEncoding, type Encoding } from '../http/encoding.ts';
 import { projectRoot } from '../paths.ts';
 
 declare module 'fastify' {
@@ -36,12 +36,34 @@ export interface PreparedAsset {
   cacheControl: string;
 }
 
+/**
+ * The brotli and gzip forms of bodies this process has compressed, by the SHA-256 of the body: an app
+ * started again in the same process (a test process starts many) prepares the same islands, stylesheet
+ * and content files, and brotli at its highest level costs seconds of CPU on them. The forms depend on
+ * the bytes alone. At most KEPT_FORMS are kept, the least recently used going first.
+ */
+export const compressedForms = new Map<string, Record<Encoding, Buffer>>();
+const KEPT_FORMS = 512;
+
+async function compressedOnce(body: Buffer, digest: string): Promise<Record<Encoding, Buffer>> {
+  let forms = compressedForms.get(digest);
+  if (forms) compressedForms.delete(digest);
+  else forms = await compressAll(body);
+  compressedForms.set(digest, forms);
+  for (const oldest of compressedForms.keys()) {
+    if (compressedForms.size <= KEPT_FORMS) break;
+    compressedForms.delete(oldest);
+  }
+  return forms;
+}
+
 export async function prepare(body: Buffer, type: string, cacheControl: string): Promise<PreparedAsset> {
+  const digest = createHash('sha256').update(body).digest('base64url');
   // Compressed once, at start: the time is paid once per file, not per response (server/http/encoding.ts).
-  const { br, gzip: gz } = await compressAll(body);
+  const { br, gzip: gz } = await compressedOnce(body, digest);
   // One validator for every encoding of the file: the encodings are the same content (weak comparison,
   // RFC 9110 §8.8.3), and Vary keeps caches from handing one to a client that asked for another.
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  const etag = `"${digest.slice(0, 27)}"`;
   return {
     body, type, etag, cacheControl,
     ...(br.length < body.length ? { br } : {}),
@@ -104,6 +126,7 @@ async function scanContentFiles(dir: string, previous: Map<string, HeldFile>): P
 export async function buildIslands() {
   const outdir = join(projectRoot, 'assets/islands');
   const entryPoint = 'islands/main.ts';
+  if (lastIslands && (await unchanged(lastIslands.inputs))) return { bundle: lastIslands.bundle, outdir, entryPoint };
   const bundle = await build({
     entryPoints: [join(projectRoot, entryPoint)],
     bundle: true, splitting: true, minify: true, format: 'esm', target: 'es2020', write: false, logLevel: 'silent',
@@ -111,7 +134,27 @@ export async function buildIslands() {
     // React's production build, whatever NODE_ENV the server runs with: the browser never gets the development one.
     define: { 'process.env.NODE_ENV': '"production"' }, jsx: 'automatic',
   });
+  const inputs = await Promise.all(Object.keys(bundle.metafile.inputs).map(async (file) => {
+    const info = await stat(join(projectRoot, file)).catch(() => undefined);
+    return { file, mtimeMs: info?.mtimeMs ?? -1, size: info?.size ?? -1 };
+  }));
+  lastIslands = { bundle, inputs };
   return { bundle, outdir, entryPoint };
+}
+
+/**
+ * The last bundle this process built and the files it was built from, as they were: an app started
+ * again in the same process (a test process starts many) reuses it while every one of those files is
+ * unchanged, rather than bundling the same sources again.
+ */
+let lastIslands: { bundle: Awaited<ReturnType<typeof build<{ write: false; metafile: true }>>>; inputs: { file: string; mtimeMs: number; size: number }[] } | undefined;
+
+async function unchanged(inputs: { file: string; mtimeMs: number; size: number }[]): Promise<boolean> {
+  for (const input of inputs) {
+    const info = await stat(join(projectRoot, input.file)).catch(() => undefined);
+    if (!info || info.mtimeMs !== input.mtimeMs || info.size !== input.size) return false;
+  }
+  return true;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { loadConfig, trustProxyOption } from '../../server/config.ts';
@@ -12,6 +13,8 @@ import type { PgliteDb } from '../../server/db/pglite.ts';
 import { DatabaseUnavailableError } from '../../server/db/unavailable.ts';
 import app, { serverOptions, type AppOptions } from '../../server/app.ts';
 import { loggerOptions } from '../../server/logger.ts';
+import { compressedForms } from '../../server/plugins/assets.ts';
+import { compress, compressAll } from '../../server/http/encoding.ts';
 
 type Test = { teardown: (fn: () => unknown) => void };
 
@@ -265,8 +268,72 @@ export interface BuildOptions {
   extend?: (app: FastifyInstance) => void;
 }
 
+/**
+ * Where the brotli and gzip forms of the files an app prepares at start (islands, stylesheet, content
+ * files) are kept for every test process: one file per body, named by the body's SHA-256 (the key of
+ * `compressedForms`), in a folder named by how they are made (the compression code and zlib's
+ * versions). Brotli at its highest level costs every test process seconds of CPU on the same bytes.
+ */
+const formsDir = (() => {
+  const how = createHash('sha256').update(compress.toString()).update(compressAll.toString())
+    .update(`${process.versions.zlib} ${process.versions.brotli}`).digest('hex').slice(0, 16);
+  return join(tmpdir(), `signpost-compressed-${how}`);
+})();
+const formsOnDisk = new Set<string>();
+let formsLoaded: Promise<void> | undefined;
+
+/**
+ * The kept forms, into this process's `compressedForms` before its first app starts. A form is taken
+ * only when it decompresses to bytes of the digest it is filed under, so a damaged file is made again.
+ */
+function loadCompressedForms(): Promise<void> {
+  formsLoaded ??= (async () => {
+    const names = await readdir(formsDir).catch(() => [] as string[]);
+    // Bodies change as the sources are edited; a folder that has gathered many old ones starts afresh.
+    if (names.length > 1024) {
+      await rm(formsDir, { recursive: true, force: true });
+      return;
+    }
+    for (const name of names) {
+      if (!name.endsWith('.forms')) continue;
+      const digest = name.slice(0, -'.forms'.length);
+      const file = await readFile(join(formsDir, name)).catch(() => undefined);
+      if (!file || file.length < 4) continue;
+      const brLength = file.readUInt32BE(0);
+      const br = file.subarray(4, 4 + brLength);
+      const gzip = file.subarray(4 + brLength);
+      try {
+        const sha = (body: Buffer) => createHash('sha256').update(body).digest('base64url');
+        if (sha(brotliDecompressSync(br)) !== digest || sha(gunzipSync(gzip)) !== digest) continue;
+      } catch {
+        continue;
+      }
+      formsOnDisk.add(digest);
+      if (!compressedForms.has(digest)) compressedForms.set(digest, { br: Buffer.from(br), gzip: Buffer.from(gzip) });
+    }
+  })();
+  return formsLoaded;
+}
+
+/** Files the forms this process made and the folder does not have yet, each written aside and renamed. */
+async function saveCompressedForms(): Promise<void> {
+  const made = [...compressedForms].filter(([digest]) => !formsOnDisk.has(digest));
+  if (made.length === 0) return;
+  await mkdir(formsDir, { recursive: true });
+  for (const [digest, { br, gzip }] of made) {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(br.length);
+    const file = join(formsDir, `${digest}.forms`);
+    const partial = `${file}.${process.pid}`;
+    await writeFile(partial, Buffer.concat([length, br, gzip]));
+    await rename(partial, file);
+    formsOnDisk.add(digest);
+  }
+}
+
 /** The whole app on a test database, closed when the test ends. */
 export async function build(t: Test, options: BuildOptions = {}): Promise<FastifyInstance> {
+  await loadCompressedForms();
   const db = options.db ?? (await testDb(t));
   const config = loadConfig({
     CONTENT_DIR: options.contentDir ?? FIXTURE, PREVIEW_TOKEN, PUBLIC_URL: 'https://help.example.test', LOG_LEVEL: 'silent',
@@ -282,5 +349,6 @@ export async function build(t: Test, options: BuildOptions = {}): Promise<Fastif
   await server.ready();
   // The import at start runs in the background; tests expect its content once build() resolves.
   await server.contentReady;
+  await saveCompressedForms();
   return server;
 }
