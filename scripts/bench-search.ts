@@ -1,5 +1,5 @@
 /**
- * Search figures (npm run bench:search -- <corpus dir> [--skip-import] [--flood-only]):
+ * Search figures (npm run bench:search -- <corpus dir> [--skip-import] [--flood-only | --distinct-only]):
  *  - relevance: MRR@10 of test/fixtures/relevance.yaml over the sample content;
  *  - import and index build time of the corpus;
  *  - the engine alone, cold, one search at a time;
@@ -13,7 +13,8 @@
  * Uses a file-backed PGlite, or with DATABASE_URL a fresh database on that server. With
  * --skip-import, DATABASE_URL (or DATA_DIR for PGlite) must name a database the corpus is already
  * imported into; it is kept. --flood-only measures the flood alone (after a warm-up): no relevance,
- * index build, engine or 10-connection figures.
+ * index build, engine or 10-connection figures; --distinct-only the 10 connections of distinct queries
+ * alone (after a warm-up). BENCH_CONNECTIONS sets the connections of the 10-connection figures (1: one client).
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -31,8 +32,10 @@ import type { SearchRequest } from '../server/search/schemas.ts';
 const args = process.argv.slice(2);
 const corpus = resolve(args.find((a) => !a.startsWith('--')) ?? 'content');
 const skipImport = args.includes('--skip-import');
-const floodOnly = args.includes('--flood-only');
-const CONNECTIONS = 10;
+const distinctOnly = args.includes('--distinct-only');
+/** Only the figures asked for: no relevance, index build, engine, other API or results-page figures. */
+const only = distinctOnly || args.includes('--flood-only');
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 10);
 const REQUESTS = Number(process.env.BENCH_REQUESTS || 1000);
 /** Requests sent before measuring, so the server process is warm (JIT, pools, page cache). */
 const WARMUP = 200;
@@ -44,7 +47,7 @@ const ms = (n: number) => `${n.toFixed(1)} ms`;
 const figures = (list: number[]) => `p50 ${ms(pct(list, 0.5))}, p95 ${ms(pct(list, 0.95))}, p99 ${ms(pct(list, 0.99))}`;
 
 // Relevance on the sample content (in memory).
-if (!floodOnly) {
+if (!only) {
   const db = await openDb({ pgliteDir: 'memory://' });
   await migrate(db);
   await importContent(db, resolve('content'));
@@ -74,7 +77,7 @@ try {
     console.log(`import          ${(imported.ms.total / 1000).toFixed(1)} s (read ${(imported.ms.read / 1000).toFixed(1)} s, check ${(imported.ms.check / 1000).toFixed(1)} s, write ${(imported.ms.write / 1000).toFixed(1)} s)`);
   }
   // The search index alone, built again from the stored content: vectors, GIN indexes, kept word counts.
-  if (!floodOnly) {
+  if (!only) {
     const t0 = performance.now();
     await db.transaction((tx) => rebuildSearchDocuments(tx));
     await vacuumContent(db);
@@ -119,14 +122,14 @@ try {
   // Cold: the engine itself, one search at a time, no response cache.
   const cold: number[] = [];
   const coldBroad: number[] = [];
-  for (const [i, request] of (floodOnly ? [] : [...broadOnly.slice(0, 8), ...distinct.slice(0, 100)]).entries()) {
+  for (const [i, request] of (only ? [] : [...broadOnly.slice(0, 8), ...distinct.slice(0, 100)]).entries()) {
     const s = performance.now();
     await search(db, request);
     const took = performance.now() - s;
     cold.push(took);
     if (i < 8) coldBroad.push(took);
   }
-  if (!floodOnly) console.log(`engine, cold    1 client, ${cold.length} searches: ${figures(cold)}; broad words alone ${figures(coldBroad)}`);
+  if (!only) console.log(`engine, cold    1 client, ${cold.length} searches: ${figures(cold)}; broad words alone ${figures(coldBroad)}`);
   await db.close();
 
   // The production server in its own process, on the same database.
@@ -171,7 +174,8 @@ try {
     if (report) console.log(`${label.padEnd(15)} ${CONNECTIONS} connections, ${latencies.length} requests: ${figures(latencies)}; ${(latencies.length / ((lastAnswer - started) / 1000)).toFixed(0)} req/s${shed ? `; ${shed} shed (503)` : ''}`);
   };
   await load('warm-up', warmup, warmup.length, false);
-  if (!floodOnly) {
+  if (distinctOnly) await load('API distinct', distinct, distinct.length);
+  if (!only) {
     await load('API distinct', distinct, distinct.length);
     await load('API broad', broadOnly.map((b) => ({ ...b, highlights: { enable: true } })), broadOnly.length);
     await load('API repeated', repeated, REQUESTS);
@@ -179,7 +183,7 @@ try {
 
   // The flood: word pairs not asked before (every one a response-cache miss), each connection sending
   // its next one as soon as it has an answer, whatever the answer is.
-  {
+  if (!distinctOnly) {
     const n = Math.max(1, words.length);
     const bodies = Array.from({ length: FLOOD_REQUESTS }, (_, i) => JSON.stringify({
       query: `${words[(i * 53 + 11) % n] ?? 'configure'} ${words[(i * 91 + 7) % n] ?? 'install'}`, pagination: { from: 0, size: 10 },
@@ -216,7 +220,7 @@ try {
   }
 
   const page: number[] = [];
-  for (let i = 0; i < (floodOnly ? 0 : 60); i++) {
+  for (let i = 0; i < (only ? 0 : 60); i++) {
     const term = distinct[(i * 7) % distinct.length]?.query ?? 'configure';
     const s = performance.now();
     const res = await fetch(`${base}/search-results/?searchTerm=${encodeURIComponent(term)}&page=${(i % 2) + 1}`);
@@ -224,7 +228,7 @@ try {
     page.push(performance.now() - s);
     if (res.status !== 200) throw new Error(`results page answered ${res.status}`);
   }
-  if (!floodOnly) console.log(`results page    ${figures(page)} (one at a time over HTTP, search included)`);
+  if (!only) console.log(`results page    ${figures(page)} (one at a time over HTTP, search included)`);
 } finally {
   if (server) {
     server.kill('SIGTERM');
