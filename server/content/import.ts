@@ -299,23 +299,31 @@ function* vocabularySteps(entries: Pick<EntryRow, 'published' | 'title' | 'descr
   return counts;
 }
 
-async function insertEntries(tx: Queryable, rows: EntryRow[], hashes: string[]) {
-  await tx.query(
-    `insert into content_entries (id, type, published, source, source_line, path, title, context_id, product_id,
+/**
+ * Characters of row JSON per statement. The text is joined and handed to the database at once: a
+ * batch of rendered bodies is megabytes, and a longer text blocks the event loop while it is copied.
+ */
+const ENTRY_STATEMENT_CHARS = 1024 * 1024;
+
+const INSERT_ENTRIES = `insert into content_entries (id, type, published, source, source_line, path, title, context_id, product_id,
        deployment, versions, language, last_published, fields, document, html, description, search_text, product_name_id, row_hash)
      select id, type, published, source, source_line, path, title, context_id, product_id,
        deployment, versions, language, last_published, fields, document, html, description, search_text, product_name_id, row_hash
      from jsonb_to_recordset($1::jsonb) as x(id text, type text, published boolean, source text, source_line integer,
        path text, title text, context_id text, product_id text, deployment text, versions text[], language text,
        last_published timestamptz, fields jsonb, document jsonb, html text, description text, search_text text,
-       product_name_id text, row_hash text)`,
-    [await rowsJson(rows.map((row, i) => ({ ...row, row_hash: hashes[i] })))],
-  );
-}
+       product_name_id text, row_hash text)`;
 
-/** JSON.stringify of the rows, a row at a time: a batch of rendered bodies is megabytes of text. */
-async function rowsJson(rows: object[]): Promise<string> {
-  return `[${(await runInSlices(mapSteps(rows, (row) => JSON.stringify(row)))).join(',')}]`;
+async function insertEntries(tx: Queryable, rows: EntryRow[], hashes: string[]) {
+  // A row at a time, in slices; then as many rows per statement as fit in ENTRY_STATEMENT_CHARS.
+  const texts = await runInSlices(mapSteps(rows, (row, i) => JSON.stringify({ ...row, row_hash: hashes[i] })));
+  for (let start = 0; start < texts.length;) {
+    let end = start + 1;
+    let chars = (texts[start] as string).length;
+    while (end < texts.length && chars + (texts[end] as string).length <= ENTRY_STATEMENT_CHARS) chars += (texts[end++] as string).length;
+    await tx.query(INSERT_ENTRIES, [`[${texts.slice(start, end).join(',')}]`]);
+    start = end;
+  }
 }
 
 async function insertRoutes(tx: Queryable, rows: RouteRow[]) {

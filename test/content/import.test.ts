@@ -10,6 +10,29 @@ import { tempContent, testDb, SAMPLE_CONTENT, editFile } from '../helpers/build.
 
 const count = async (db: Db) => (await db.query<{ n: number }>('select count(*)::int as n from content_entries'))[0]?.n;
 
+t.test('rows larger than one statement holds are each written once, whole', async (t) => {
+  const db = await testDb(t);
+  const dir = await tempContent(t);
+  // Three bodies of about 200 000 characters: each row (its HTML, rich text and search text) is over
+  // half of what one statement carries, so the rows go in several statements.
+  const ids = [1, 2, 3].map((n) => `acme-cloud-long-${n}`);
+  for (const [i, id] of ids.entries()) {
+    const body = Array.from({ length: 1000 }, (_, p) => `Paragraph ${p} of long page ${i + 1}: ${'installer '.repeat(18)}`).join('\n\n');
+    await writeFile(join(dir, `topics/acme-cloud/long-${i + 1}.md`),
+      `---\nid: ${id}\ntitle: Long page ${i + 1}\nslug: long-${i + 1}\ncontext: acme-cloud\n---\n${body}\n`);
+  }
+  await editFile(join(dir, 'collections/acme-cloud-basics.yaml'), 'acme-cloud-draft]', `acme-cloud-draft, ${ids.join(', ')}]`);
+  const result = await importContent(db, dir);
+  t.equal(await count(db), result.entries, 'every entry is stored');
+  const rows = await db.query<{ id: string; n: number; whole: boolean; searched: boolean }>(
+    `select id, count(*) over (partition by id)::int as n, html like '%Paragraph 999 of long page ' || right(id, 1) || ':%' as whole,
+       search_text like '%Paragraph 999 of long page%' as searched
+     from content_entries where id = any($1::text[]) order by id`, [ids]);
+  t.same(rows, ids.map((id) => ({ id, n: 1, whole: true, searched: true })), 'each long row once, to its last paragraph');
+  const routed = await db.query<{ entry_id: string }>('select distinct entry_id from content_routes where entry_id = any($1::text[]) order by 1', [ids]);
+  t.same(routed.map((r) => r.entry_id), ids, 'each has its page');
+});
+
 let good: Promise<Db> | undefined;
 
 /**
