@@ -3,7 +3,7 @@
  * turning while a statement runs, transactions keep PGlite's isolation, errors and values come back as
  * in-process, and a worker that dies is replaced without a restart of the server.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -171,19 +171,24 @@ t.test('listen and notify', async (t) => {
   t.same(heard, ['one', 'two'], 'committed notifications on the channel, nothing else');
 });
 
-t.test('a worker that dies: its requests get DatabaseUnavailableError and a new worker takes over', async (t) => {
-  const dataDir = await tempDataDir(t);
-  const db = await openDb({ pgliteDir: pgliteDirFor(dataDir) });
+/** A database in a data directory with a table `kept`, listening on 'changes': what it heard, and its connection events. */
+async function listeningDb(t: Test) {
+  const db = await openDb({ pgliteDir: pgliteDirFor(await tempDataDir(t)) });
   t.teardown(() => db.close());
   if (!(db instanceof PgliteDb)) throw new Error('expected PGlite');
   await db.exec('create table kept (id int)');
-  await db.query('insert into kept values (1)');
   const events: string[] = [];
   const heard: string[] = [];
   await db.listen('changes', (payload) => heard.push(payload), {
     onDisconnect: () => events.push('disconnect'),
     onReconnect: () => events.push('reconnect'),
   });
+  return { db, events, heard };
+}
+
+t.test('a worker that dies: its requests get DatabaseUnavailableError and a new worker takes over', async (t) => {
+  const { db, events, heard } = await listeningDb(t);
+  await db.query('insert into kept values (1)');
 
   const first = db.worker;
   const slow = db.query('select pg_sleep(5)').catch((e: unknown) => e);
@@ -227,17 +232,7 @@ t.test('the app answers 503 while the worker is replaced, then serves again', as
 });
 
 t.test('reopen: a new worker opens the database; open work finishes first, work sent meanwhile waits and none fails', async (t) => {
-  const dataDir = await tempDataDir(t);
-  const db = await openDb({ pgliteDir: pgliteDirFor(dataDir) });
-  t.teardown(() => db.close());
-  if (!(db instanceof PgliteDb)) throw new Error('expected PGlite');
-  await db.exec('create table kept (id int)');
-  const events: string[] = [];
-  const heard: string[] = [];
-  await db.listen('changes', (payload) => heard.push(payload), {
-    onDisconnect: () => events.push('disconnect'),
-    onReconnect: () => events.push('reconnect'),
-  });
+  const { db, events, heard } = await listeningDb(t);
 
   const first = db.worker;
   let reopened: Promise<void> | undefined;
