@@ -6,6 +6,7 @@
  * load: every page of the sitemap, then 20 searches. Figures are VmRSS and VmHWM (peak) from
  * /proc/PID/status, and the part of the resident set in WebAssembly memories (mappings of 1 GB or more
  * reserved: PGlite's heap), from /proc/PID/smaps; medians over the runs, each run's figures in brackets.
+ * The load is timed too (pages, then searches), so a setting that saves memory shows what it costs.
  * Linux only.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
@@ -82,24 +83,34 @@ async function untilReady(base: string, child: ChildProcess): Promise<void> {
   throw new Error('the server was not ready in time');
 }
 
-/** Every page of the sitemap, one after another, then distinct searches; answers other than 200 are counted. */
-async function load(base: string): Promise<{ pages: number; searches: number; failed: number }> {
+interface Load { pages: number; searches: number; failed: Map<number, number>; pagesMs: number; searchesMs: number }
+
+/**
+ * Every page of the sitemap, one after another, then distinct searches; answers other than 200 are
+ * counted by status. Each part is timed: a setting that saves memory must not slow the pages rendered.
+ */
+async function load(base: string): Promise<Load> {
   const sitemap = await (await fetch(`${base}/sitemap.xml`)).text();
   const paths = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1] ?? '/').pathname);
-  let failed = 0;
+  const failed = new Map<number, number>();
+  const check = (status: number) => {
+    if (status !== 200) failed.set(status, (failed.get(status) ?? 0) + 1);
+  };
+  const started = performance.now();
   for (const path of paths) {
     const res = await fetch(`${base}${path}`);
     await res.arrayBuffer();
-    if (res.status !== 200) failed++;
+    check(res.status);
   }
+  const pagesMs = performance.now() - started;
   // Search words come from the site's own page names, so the searches find something on any content.
   const words = [...new Set(paths.flatMap((p) => p.split(/[/-]/)).filter((w) => /^[a-z]{4,}$/.test(w)))].slice(0, SEARCHES);
   for (const word of words) {
     const res = await fetch(`${base}/search-results?q=${encodeURIComponent(word)}`);
     await res.arrayBuffer();
-    if (res.status !== 200) failed++;
+    check(res.status);
   }
-  return { pages: paths.length, searches: words.length, failed };
+  return { pages: paths.length, searches: words.length, failed, pagesMs, searchesMs: performance.now() - started - pagesMs };
 }
 
 async function stop(child: ChildProcess): Promise<void> {
@@ -109,7 +120,7 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-type Figures = Record<'afterStart' | 'afterLoad', Memory>;
+type Figures = Record<'afterStart' | 'afterLoad', Memory> & { load: Load };
 
 async function measure(dataDir: string, { env, flags }: ReturnType<typeof startCommand>): Promise<Figures> {
   const port = await freePort();
@@ -125,8 +136,9 @@ async function measure(dataDir: string, { env, flags }: ReturnType<typeof startC
     await untilReady(base, child);
     const afterStart = memoryOf(child.pid!);
     const loaded = await load(base);
-    if (loaded.failed) console.log(`  ${loaded.failed} of ${loaded.pages + loaded.searches} requests did not answer 200`);
-    return { afterStart, afterLoad: memoryOf(child.pid!) };
+    const failed = [...loaded.failed].map(([status, n]) => `${n} × ${status}`).join(', ');
+    if (failed) console.log(`  of ${loaded.pages + loaded.searches} requests, ${failed} (not 200)`);
+    return { afterStart, afterLoad: memoryOf(child.pid!), load: loaded };
   } finally {
     await stop(child);
   }
@@ -154,4 +166,7 @@ for (const [start, label] of [['first', 'first start (fresh data)'], ['restart',
     const field = (key: keyof Memory) => `${mb(median(list.map((m) => m[key])))} [${list.map((m) => m[key].toFixed(0)).join(', ')}]`;
     console.log(`  ${name.padEnd(15)} VmRSS ${field('rssMb')}, of it WebAssembly ${field('wasmMb')}; VmHWM ${field('hwmMb')}`);
   }
+  const loads = results[start].map((figures) => figures.load);
+  const ms = (list: number[]) => `${median(list).toFixed(0)} ms [${list.map((n) => n.toFixed(0)).join(', ')}]`;
+  console.log(`  the load: ${loads[0]?.pages ?? 0} pages in ${ms(loads.map((l) => l.pagesMs))}, ${loads[0]?.searches ?? 0} searches in ${ms(loads.map((l) => l.searchesMs))}`);
 }

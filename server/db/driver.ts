@@ -23,6 +23,11 @@ export interface Db extends Queryable {
    */
   listen(channel: string, onMessage: (payload: string) => void, options?: ListenOptions): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /**
+   * PGlite only: closes the database and opens it again, giving back the memory a large import grew it
+   * to. Requests made meanwhile wait for it; none fails.
+   */
+  reopen?(): Promise<void>;
 }
 
 export interface DbOptions {

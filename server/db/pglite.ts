@@ -42,6 +42,10 @@ interface Running {
   worker: Worker;
   pending: Map<number, Pending>;
   ready: boolean;
+  /** Transactions begun on this worker and not yet ended. */
+  transactions: number;
+  /** Called when nothing is pending and no transaction is open (a reopen waits for it). */
+  onIdle?: (() => void) | undefined;
 }
 
 /**
@@ -110,6 +114,7 @@ export class PgliteDb implements Db {
   private opened = false;
   private closed = false;
   private closing: Promise<void> | undefined;
+  private reopening: Promise<void> | undefined;
 
   constructor(
     private readonly dir: string,
@@ -153,26 +158,68 @@ export class PgliteDb implements Db {
   }
 
   async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    const running = this.running;
-    const tx = (await this.send({ type: 'begin' })) as number;
-    // Statements of the transaction go to the worker that opened it, or fail if it has died since.
-    const inTx = (body: RequestBody) => this.send(body, running);
-    const scope: Queryable = {
-      query: <R>(sql: string, params: unknown[] = []) => inTx({ type: 'query', sql, params, tx }) as Promise<R[]>,
-      exec: async (sql: string) => {
-        await inTx({ type: 'exec', sql, tx });
-      },
-    };
-    let result: T;
+    // A transaction begun while the database reopens begins on the new worker.
+    while (this.reopening && !this.closed) await this.reopening;
+    const running = this.closed ? undefined : this.running;
+    if (running) running.transactions++;
     try {
-      result = await work(scope);
-    } catch (error) {
-      // Rolled back; when the worker is gone, so is the transaction.
-      await inTx({ type: 'end', tx, commit: false }).catch(() => undefined);
-      throw error;
+      const tx = (await this.post({ type: 'begin' }, running)) as number;
+      // Statements of the transaction go to the worker that opened it, or fail if it has died since.
+      const inTx = (body: RequestBody) => this.send(body, running);
+      const scope: Queryable = {
+        query: <R>(sql: string, params: unknown[] = []) => inTx({ type: 'query', sql, params, tx }) as Promise<R[]>,
+        exec: async (sql: string) => {
+          await inTx({ type: 'exec', sql, tx });
+        },
+      };
+      let result: T;
+      try {
+        result = await work(scope);
+      } catch (error) {
+        // Rolled back; when the worker is gone, so is the transaction.
+        await inTx({ type: 'end', tx, commit: false }).catch(() => undefined);
+        throw error;
+      }
+      await inTx({ type: 'end', tx, commit: true });
+      return result;
+    } finally {
+      if (running) {
+        running.transactions--;
+        idleCheck(running);
+      }
     }
-    await inTx({ type: 'end', tx, commit: true });
-    return result;
+  }
+
+  /**
+   * Closes the database and opens it again in a new worker, so that the memory the old one grew to is
+   * given back to the system: WebAssembly memory never shrinks, and a large import leaves PGlite's heap
+   * (and what its thread allocated) at its peak. Waits for the requests already sent and the
+   * transactions already open; requests made meanwhile wait and go to the new worker, in their order.
+   * An in-memory database is not reopened (closing it would lose it).
+   */
+  reopen(): Promise<void> {
+    if (this.dir.startsWith('memory://') || this.closed || !this.running?.ready) return this.reopening ?? Promise.resolve();
+    this.reopening ??= (async () => {
+      const old = this.running;
+      if (!old) return;
+      await new Promise<void>((resolve) => {
+        old.onIdle = resolve;
+        idleCheck(old);
+      });
+      old.onIdle = undefined;
+      if (this.closed || old !== this.running) return;
+      // A worker that fails to close its database ends like one that died: its exit starts a new one.
+      await this.post({ type: 'close' }, old);
+      this.running = undefined;
+      await old.worker.terminate();
+      if (this.closed) return;
+      await this.spawn();
+      const running = this.running;
+      await Promise.all([...this.listening].map(([listener, { channel }]) => this.post({ type: 'listen', listener, channel }, running)));
+    })().catch(() => undefined).finally(() => {
+      this.reopening = undefined;
+    });
+    return this.reopening;
   }
 
   /** The whole data directory as an uncompressed tarball, taken between statements. */
@@ -220,7 +267,12 @@ export class PgliteDb implements Db {
    * closing; with `to` (a transaction's statements, closing itself), only to that worker.
    */
   private send(body: RequestBody, to?: Running): Promise<unknown> {
-    const running = to ?? (this.closed ? undefined : this.running);
+    if (!to && this.reopening && !this.closed) return this.reopening.then(() => this.send(body));
+    return this.post(body, to ?? (this.closed ? undefined : this.running));
+  }
+
+  /** Sends a request to this worker, if it is still the one serving. */
+  private post(body: RequestBody, running: Running | undefined): Promise<unknown> {
     if (!running || running !== this.running) {
       const why = this.closed ? 'the database is closed' : 'the PGlite worker is restarting';
       return Promise.reject(new DatabaseUnavailableError(new Error(why)));
@@ -235,7 +287,7 @@ export class PgliteDb implements Db {
 
   private spawn(): Promise<void> {
     const worker = new Worker(this.url, { workerData: { dir: this.dir, template: this.template, wasm: this.wasm, sharedBuffersMb: this.settings.sharedBuffersMb } });
-    const running: Running = { worker, pending: new Map(), ready: false };
+    const running: Running = { worker, pending: new Map(), ready: false, transactions: 0 };
     hold(running);
     this.running = running;
     let failure: Error | undefined;
@@ -249,6 +301,7 @@ export class PgliteDb implements Db {
             hold(running);
             if (reply.ok) pending.resolve(reply.value);
             else pending.reject(this.deserializeError(reply.error));
+            idleCheck(running);
             return;
           }
           case 'notify':
@@ -281,6 +334,7 @@ export class PgliteDb implements Db {
     const unavailable = new DatabaseUnavailableError(error);
     for (const pending of running.pending.values()) pending.reject(unavailable);
     running.pending.clear();
+    idleCheck(running);
     if (running !== this.running) return;
     this.running = undefined;
     if (this.closed || !this.opened) return;
@@ -330,5 +384,9 @@ export class PgliteDb implements Db {
 function hold(running: Running): void {
   if (!running.ready || running.pending.size > 0) running.worker.ref();
   else running.worker.unref();
+}
+
+function idleCheck(running: Running): void {
+  if (running.onIdle && running.pending.size === 0 && running.transactions === 0) running.onIdle();
 }
 

@@ -93,10 +93,12 @@ export default fp<ContentPluginOptions>(async (app, opts) => {
   app.decorate('importContentTree', importTree);
 
   let loaded = false;
+  // On a first start on the embedded database, readiness waits for the database to reopen after the import.
+  let firstImport = false;
   app.decorate('contentLoaded', async () => {
     loaded ||= await store.hasContent();
     if (loaded) starting = false;
-    return loaded;
+    return loaded && !firstImport;
   });
 
   let settle!: { resolve: () => void; reject: (error: Error) => void };
@@ -105,12 +107,19 @@ export default fp<ContentPluginOptions>(async (app, opts) => {
   app.decorate('contentReady', ready);
 
   const importAtStart = async () => {
+    firstImport = starting && app.db.reopen !== undefined;
     try {
       const result = await importTree(opts.contentDir);
       loaded = true;
       starting = false;
       app.log.info({ dir: opts.contentDir, imported: result.imported, entries: result.entries, pages: result.routes,
         ms: Math.round(result.ms.total) }, result.imported ? 'content imported' : 'content unchanged');
+      if (firstImport && result.imported && app.db.reopen && !stop.signal.aborted) {
+        // The embedded database keeps the memory the import grew it to until it is opened again.
+        const reopening = performance.now();
+        await app.db.reopen();
+        app.log.info({ ms: Math.round(performance.now() - reopening) }, 'database reopened after the import');
+      }
     } catch (error) {
       if (stop.signal.aborted) return;
       if (!(error instanceof ContentError)) throw error;
@@ -129,7 +138,7 @@ export default fp<ContentPluginOptions>(async (app, opts) => {
     // A database that does not answer yet is not a new site: pages then say the database is away.
     starting = !(await app.contentLoaded().catch(() => true));
     if (!opts.importOnStart) return settle.resolve();
-    importAtStart().then(settle.resolve, settle.reject);
+    importAtStart().finally(() => (firstImport = false)).then(settle.resolve, settle.reject);
   });
   app.addHook('onClose', async () => {
     stop.abort();

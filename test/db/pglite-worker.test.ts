@@ -3,7 +3,7 @@
  * turning while a statement runs, transactions keep PGlite's isolation, errors and values come back as
  * in-process, and a worker that dies is replaced without a restart of the server.
  */
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -171,19 +171,24 @@ t.test('listen and notify', async (t) => {
   t.same(heard, ['one', 'two'], 'committed notifications on the channel, nothing else');
 });
 
-t.test('a worker that dies: its requests get DatabaseUnavailableError and a new worker takes over', async (t) => {
-  const dataDir = await tempDataDir(t);
-  const db = await openDb({ pgliteDir: pgliteDirFor(dataDir) });
+/** A database in a data directory with a table `kept`, listening on 'changes': what it heard, and its connection events. */
+async function listeningDb(t: Test) {
+  const db = await openDb({ pgliteDir: pgliteDirFor(await tempDataDir(t)) });
   t.teardown(() => db.close());
   if (!(db instanceof PgliteDb)) throw new Error('expected PGlite');
   await db.exec('create table kept (id int)');
-  await db.query('insert into kept values (1)');
   const events: string[] = [];
   const heard: string[] = [];
   await db.listen('changes', (payload) => heard.push(payload), {
     onDisconnect: () => events.push('disconnect'),
     onReconnect: () => events.push('reconnect'),
   });
+  return { db, events, heard };
+}
+
+t.test('a worker that dies: its requests get DatabaseUnavailableError and a new worker takes over', async (t) => {
+  const { db, events, heard } = await listeningDb(t);
+  await db.query('insert into kept values (1)');
 
   const first = db.worker;
   const slow = db.query('select pg_sleep(5)').catch((e: unknown) => e);
@@ -224,6 +229,55 @@ t.test('the app answers 503 while the worker is replaced, then serves again', as
 
   await until('the search to answer again', async () => (await search('widget after restart')).statusCode === 200);
   t.equal((await app.inject('/readyz')).statusCode, 200, 'ready again');
+});
+
+t.test('reopen: a new worker opens the database; open work finishes first, work sent meanwhile waits and none fails', async (t) => {
+  const { db, events, heard } = await listeningDb(t);
+
+  const first = db.worker;
+  let reopened: Promise<void> | undefined;
+  let meanwhile: Promise<unknown>[] = [];
+  await db.transaction(async (tx) => {
+    await tx.query('insert into kept values (1)');
+    reopened = db.reopen();
+    t.equal(db.reopen(), reopened, 'a second call joins the reopen under way');
+    meanwhile = [
+      db.query<{ n: number }>('select count(*)::int as n from kept'),
+      db.transaction((other) => other.query('insert into kept values (2) returning id')),
+      db.query(`select pg_notify('changes', 'meanwhile')`),
+    ];
+    t.notOk(await settledYet(Promise.race(meanwhile)), 'requests sent meanwhile wait');
+    t.equal(db.worker, first, 'the open transaction keeps its worker');
+    await tx.query('insert into kept values (3)');
+  });
+  await reopened;
+  const [count, inserted] = await Promise.all(meanwhile);
+  t.not(db.worker, first, 'a new worker serves');
+  t.same(count, [{ n: 2 }], 'a request sent meanwhile runs after the open transaction committed');
+  t.same(inserted, [{ id: 2 }], 'a transaction begun meanwhile runs on the new worker');
+  t.same(await db.query('select id from kept order by id'), [{ id: 1 }, { id: 2 }, { id: 3 }], 'everything is kept');
+  await until('the notification', () => heard.length > 0);
+  t.same(heard, ['meanwhile'], 'listeners keep hearing, on the new worker');
+  t.same(events, [], 'and lost nothing: no disconnect to report');
+
+  const memory = await openDb({ pgliteDir: 'memory://' });
+  t.teardown(() => memory.close());
+  const worker = (memory as PgliteDb).worker;
+  await (memory as PgliteDb).reopen();
+  t.equal((memory as PgliteDb).worker, worker, 'an in-memory database is not reopened (it would be lost)');
+});
+
+t.test('close during a reopen: work sent is answered or refused as unavailable, the lock is released', async (t) => {
+  const dir = pgliteDirFor(await tempDataDir(t));
+  const db = await openDb({ pgliteDir: dir }) as PgliteDb;
+  const reopened = db.reopen();
+  const held = db.query('select 1 as ok').catch((e: unknown) => e);
+  const closed = db.close();
+  await Promise.all([reopened, closed]);
+  const answer = await held;
+  t.ok(answer instanceof DatabaseUnavailableError || JSON.stringify(answer) === '[{"ok":1}]', 'the held request settles');
+  t.notOk(existsSync(`${dir}.lock`), 'the lock is released');
+  t.equal(db.worker, undefined, 'no worker is left');
 });
 
 t.test('close: work sent finishes, later work is refused, the lock is released', async (t) => {

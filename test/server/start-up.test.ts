@@ -6,6 +6,7 @@ import Fastify from 'fastify';
 import { loadConfig } from '../../server/config.ts';
 import { importContent } from '../../server/content/import.ts';
 import app, { serverOptions } from '../../server/app.ts';
+import { PgliteDb } from '../../server/db/pglite.ts';
 import { FIXTURE, testDb } from '../helpers/build.ts';
 import { runScript, startServer, tempDataDir } from '../helpers/server-process.ts';
 
@@ -41,6 +42,38 @@ t.test('start-up finishes before the import and serves the stored content meanwh
   t.equal((await server.inject('/acme-cloud/docs/first-steps')).statusCode, 404, 'the new tree replaced it once committed');
   const rows = await db.query<{ n: number }>('select count(*)::int as n from content_entries');
   t.ok((rows[0]?.n ?? 0) > 400, 'the generated tree is stored');
+});
+
+t.test('a first start on the embedded database reopens it after the import, holding requests, before it is ready', async (t) => {
+  const dataDir = await tempDataDir(t);
+  const config = loadConfig({ DATA_DIR: dataDir, CONTENT_DIR: FIXTURE, LOG_LEVEL: 'silent', OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0' });
+  const server = Fastify({ ...serverOptions, logger: false });
+  t.teardown(() => server.close());
+  await server.register(app, { config });
+  await server.ready();
+  if (!(server.db instanceof PgliteDb)) throw new Error('expected PGlite');
+  const first = server.db.worker;
+  t.ok(server.contentStarting(), 'nothing stored: a first start');
+
+  // Requests keep coming while the import and the reopen run: each is the starting page, or the page.
+  const answers = new Map<string, number>();
+  let readyOnOldWorker = 0;
+  let done = false;
+  void server.contentReady.finally(() => (done = true));
+  while (!done) {
+    const [page, ready] = await Promise.all([server.inject('/acme-cloud/docs/first-steps'), server.inject('/readyz')]);
+    const kind = page.statusCode === 503 && page.body.includes('The help centre is starting') ? 'starting' : String(page.statusCode);
+    answers.set(kind, (answers.get(kind) ?? 0) + 1);
+    if (ready.statusCode === 200 && server.db.worker === first) readyOnOldWorker++;
+  }
+  await server.contentReady;
+  t.not(server.db.worker, first, 'a new worker has the database open');
+  t.same([...answers.keys()].filter((kind) => kind !== 'starting' && kind !== '200'), [], `every request answered (${JSON.stringify([...answers])})`);
+  t.equal(readyOnOldWorker, 0, 'readiness waited for the reopen');
+  t.equal((await server.inject('/readyz')).statusCode, 200, 'ready');
+  const page = await server.inject('/acme-cloud/docs/first-steps');
+  t.equal(page.statusCode, 200, 'the imported content serves from the reopened database');
+  t.match(page.body, '<h1>First steps</h1>');
 });
 
 t.test('with no content stored, a broken tree still stops start-up with its problems', async (t) => {
