@@ -40,21 +40,35 @@ export interface PreparedAsset {
  * The brotli and gzip forms of bodies this process has compressed, by the SHA-256 of the body: an app
  * started again in the same process (a test process starts many) prepares the same islands, stylesheet
  * and content files, and brotli at its highest level costs seconds of CPU on them. The forms depend on
- * the bytes alone. At most KEPT_FORMS are kept, the least recently used going first.
+ * the bytes alone. At most KEPT_BYTES of forms are kept, the least recently used going first, so a
+ * content tree of large files (images, whose forms are often no smaller) is not held twice.
  */
 export const compressedForms = new Map<string, Record<Encoding, Buffer>>();
-const KEPT_FORMS = 512;
+const KEPT_BYTES = 32 * 1024 * 1024;
+let keptBytes = 0;
+const sizeOf = (forms: Record<Encoding, Buffer>) => forms.br.length + forms.gzip.length;
 
 async function compressedOnce(body: Buffer, digest: string): Promise<Record<Encoding, Buffer>> {
-  let forms = compressedForms.get(digest);
-  if (forms) compressedForms.delete(digest);
-  else forms = await compressAll(body);
-  compressedForms.set(digest, forms);
-  for (const oldest of compressedForms.keys()) {
-    if (compressedForms.size <= KEPT_FORMS) break;
-    compressedForms.delete(oldest);
-  }
+  const forms = compressedForms.get(digest) ?? await compressAll(body);
+  keepCompressedForms(digest, forms);
   return forms;
+}
+
+/** Keeps the forms of a body by its digest (the test helpers load forms other processes made). */
+export function keepCompressedForms(digest: string, forms: Record<Encoding, Buffer>): void {
+  const known = compressedForms.get(digest);
+  if (known) {
+    // Taken out and put back, so the most recently used is last.
+    compressedForms.delete(digest);
+    keptBytes -= sizeOf(known);
+  }
+  compressedForms.set(digest, forms);
+  keptBytes += sizeOf(forms);
+  for (const [oldest, kept] of compressedForms) {
+    if (keptBytes <= KEPT_BYTES) break;
+    compressedForms.delete(oldest);
+    keptBytes -= sizeOf(kept);
+  }
 }
 
 export async function prepare(body: Buffer, type: string, cacheControl: string): Promise<PreparedAsset> {

@@ -13,7 +13,7 @@ import type { PgliteDb } from '../../server/db/pglite.ts';
 import { DatabaseUnavailableError } from '../../server/db/unavailable.ts';
 import app, { serverOptions, type AppOptions } from '../../server/app.ts';
 import { loggerOptions } from '../../server/logger.ts';
-import { compressedForms } from '../../server/plugins/assets.ts';
+import { compressedForms, keepCompressedForms } from '../../server/plugins/assets.ts';
 import { compress, compressAll } from '../../server/http/encoding.ts';
 
 type Test = { teardown: (fn: () => unknown) => void };
@@ -309,7 +309,7 @@ function loadCompressedForms(): Promise<void> {
         continue;
       }
       formsOnDisk.add(digest);
-      if (!compressedForms.has(digest)) compressedForms.set(digest, { br: Buffer.from(br), gzip: Buffer.from(gzip) });
+      if (!compressedForms.has(digest)) keepCompressedForms(digest, { br: Buffer.from(br), gzip: Buffer.from(gzip) });
     }
   })();
   return formsLoaded;
