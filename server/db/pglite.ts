@@ -114,7 +114,10 @@ export class PgliteDb implements Db {
   private opened = false;
   private closed = false;
   private closing: Promise<void> | undefined;
+  /** Settles once a reopen is over; never rejects, so work waiting for it goes on. */
   private reopening: Promise<void> | undefined;
+  /** The same reopen as its caller sees it: rejects when it failed. */
+  private reopened: Promise<void> | undefined;
 
   constructor(
     private readonly dir: string,
@@ -198,8 +201,10 @@ export class PgliteDb implements Db {
    * An in-memory database is not reopened (closing it would lose it).
    */
   reopen(): Promise<void> {
-    if (this.dir.startsWith('memory://') || this.closed || !this.running?.ready) return this.reopening ?? Promise.resolve();
-    this.reopening ??= (async () => {
+    if (this.dir.startsWith('memory://') || this.closed || !this.running?.ready) return this.reopened ?? Promise.resolve();
+    if (this.reopened) return this.reopened;
+    let failure: unknown;
+    this.reopening = (async () => {
       const old = this.running;
       if (!old) return;
       await new Promise<void>((resolve) => {
@@ -216,10 +221,18 @@ export class PgliteDb implements Db {
       await this.spawn();
       const running = this.running;
       await Promise.all([...this.listening].map(([listener, { channel }]) => this.post({ type: 'listen', listener, channel }, running)));
-    })().catch(() => undefined).finally(() => {
+    })().catch((error: unknown) => {
+      // Work waiting for the reopen goes on either way: a worker that failed ends and is restarted.
+      failure = error;
+    }).finally(() => {
       this.reopening = undefined;
+      this.reopened = undefined;
     });
-    return this.reopening;
+    // The caller hears of a failure (to log it); a close meanwhile is not one.
+    this.reopened = this.reopening.then(() => {
+      if (failure !== undefined && !this.closed) throw failure;
+    });
+    return this.reopened;
   }
 
   /** The whole data directory as an uncompressed tarball, taken between statements. */

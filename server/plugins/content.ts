@@ -117,8 +117,14 @@ export default fp<ContentPluginOptions>(async (app, opts) => {
       if (firstImport && result.imported && app.db.reopen && !stop.signal.aborted) {
         // The embedded database keeps the memory the import grew it to until it is opened again.
         const reopening = performance.now();
-        await app.db.reopen();
-        app.log.info({ ms: Math.round(performance.now() - reopening) }, 'database reopened after the import');
+        try {
+          await app.db.reopen();
+          app.log.info({ ms: Math.round(performance.now() - reopening) }, 'database reopened after the import');
+        } catch (error) {
+          // The database serves on (a worker that failed is restarted); only the memory is not given back.
+          app.log.warn({ reason: error instanceof Error ? error.message : String(error) },
+            'the database was not reopened after the import: it keeps the memory the import used until the next start');
+        }
       }
     } catch (error) {
       if (stop.signal.aborted) return;
