@@ -137,8 +137,7 @@ export async function search(db: Db, request: SearchRequest, options: SearchOpti
       // The site's deployment labels name each edition in result breadcrumbs.
       deploymentNames: deploymentNames(deploymentsOf((await tx.query<{ fields: Record<string, unknown> }>(
         `select fields from content_entries where type = 'metadata' limit 1`))[0]?.fields)),
-      settings: settingsOf((await tx.query<{ fields: Partial<SearchSettings> }>(
-        `select fields from content_entries where type = 'searchSettings' limit 1`))[0]?.fields),
+      settings: await searchSettingsIn(tx),
     }));
     const engine: Engine = {
       db: tx, keys, documents, names, labels, memo, settings,
@@ -394,6 +393,12 @@ async function run(engine: Engine, request: SearchRequest, text: string, mode: M
   return { response, titleFit };
 }
 
+/** The content team's search settings stored in a database (none when the content has none). */
+export async function searchSettingsIn(db: Queryable): Promise<SearchSettings> {
+  return settingsOf((await db.query<{ fields: Partial<SearchSettings> }>(
+    `select fields from content_entries where type = 'searchSettings' limit 1`))[0]?.fields);
+}
+
 /** The content team's settings as stored (the import validated them); none when there are none. */
 export function settingsOf(fields: Partial<SearchSettings> | undefined): SearchSettings {
   if (!fields) return NO_SETTINGS;
@@ -471,8 +476,7 @@ function settingsWords(settings: SearchSettings): Set<string> {
 export async function spellingSuggestion(db: Queryable, text: string): Promise<string | null> {
   const query = boundQuery(text).query;
   if (!query || CJK.test(query)) return null;
-  const settings = settingsOf((await db.query<{ fields: Partial<SearchSettings> }>(
-    `select fields from content_entries where type = 'searchSettings' limit 1`))[0]?.fields);
+  const settings = await searchSettingsIn(db);
   const suggested = await suggest(db, query, settingsWords(settings));
   return suggested && suggested !== query.toLowerCase() ? suggested : null;
 }
