@@ -43,7 +43,7 @@ const MEASURED = /\bhow (?:long|many|much|big|large|often)\b|\bwhen will\b/i;
 const STOP = new Set(('a an the and or but if then of to in on at by for with from into about as is are was were be been being '
   + 'do does did doing done have has had can could should would will shall may might must i me my we our you your it its '
   + 'this that these those there here what which who whom whose when where why how much many long big large small '
-  + 'any some all no not there get got make need want please tell know way possible able say says said').split(' '));
+  + 'any some all no not there get got make need want please tell know see way possible able say says said').split(' '));
 
 export function kindOf(question: string): QuestionKind {
   const q = question.toLowerCase();
@@ -240,9 +240,12 @@ export function scoreAll<P extends Candidate>(question: string, candidates: read
     let topScore = -1;
     const bags = sentences.map((s) => new Set(contentWords(s, syn)));
     sentences.forEach((s, i) => {
-      // The sentence's own words count most; its neighbours', quoted with it, a little.
+      // The sentence's own words count most; its neighbours', quoted with it, a little. What the kind asks
+      // for counts only in a sentence about the question: a command in a sentence naming none of its words
+      // answers another question.
       const near = new Set([...(bags[i - 1] ?? []), ...(bags[i] ?? []), ...(bags[i + 1] ?? [])]);
-      const score = 0.4 * share(words, weights, bags[i] ?? new Set()) + 0.3 * share(words, weights, near) + (carries(kind, s) ? KIND_BONUS : 0);
+      const about = words.some((w) => bags[i]?.has(w));
+      const score = 0.4 * share(words, weights, bags[i] ?? new Set()) + 0.3 * share(words, weights, near) + (about && carries(kind, s) ? KIND_BONUS : 0);
       if (score > topScore) { top = i; topScore = score; }
     });
     if (top < 0) continue;
