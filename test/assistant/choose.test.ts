@@ -190,3 +190,13 @@ t.test('"see" asks for the content no more than "get" or "know" does', async (t)
   const corpus = { passages: 100, holding: new Map([['see', 1], [stem('audit'), 10], [stem('log'), 10]]) };
   t.match(choose('How do I see the audit log?', page, undefined, corpus)?.quote, /audit log is under/);
 });
+
+t.test('a setting\'s name makes an instruction of a sentence of prose, not of a line of code', async (t) => {
+  t.ok(carries('steps', 'One example is the local_address configuration which is only available here.'));
+  t.notOk(carries('steps', '{event_type}.{event_name}.failed, {"exception": <...>}'));
+  const page = [
+    { title: 'Uploads', heading: 'Events', text: 'Each upload reports events to the hook.\n{event_type}.{event_name}.failed, {"exception": <...>}' },
+    { title: 'Uploads', heading: 'Transfers', text: 'Uploads are sent in parts. Connection retries are available here. A part is retried three times when the upload drops.' },
+  ];
+  t.match(choose('How do I retry uploads that fail?', page)?.quote, /retried three times/);
+});
