@@ -43,7 +43,7 @@ const MEASURED = /\bhow (?:long|many|much|big|large|often)\b|\bwhen will\b/i;
 const STOP = new Set(('a an the and or but if then of to in on at by for with from into about as is are was were be been being '
   + 'do does did doing done have has had can could should would will shall may might must i me my we our you your it its '
   + 'this that these those there here what which who whom whose when where why how much many long big large small '
-  + 'any some all no not there get got make need want please tell know way possible able say says said').split(' '));
+  + 'any some all no not there get got make need want please tell know see way possible able say says said').split(' '));
 
 export function kindOf(question: string): QuestionKind {
   const q = question.toLowerCase();
@@ -177,14 +177,18 @@ export function sentencesOf(text: string): string[] {
 const DURATION = /\b\d+(?:[.,]\d+)?\s*(?:-|to)?\s*\d*\s*(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|ms|s)\b|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|thirty|sixty)\s+(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b|\b(?:in|of) (?:seconds|minutes|hours|days|weeks|months|years)\b|\b(?:immediately|instantly|overnight|daily|weekly|monthly|hourly)\b/i;
 const QUANTITY = /\b(?:two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|fifty|hundred|thousand)\b|\b\d+(?:[.,]\d+)?\s*(?:%|kb|mb|gb|tb|kg|g|lbs?|cm|mm|m|km|items?|users?|seats?|requests?|connections?|characters?|files?|pages?|times?)?\b|\b(?:unlimited|up to|at most|at least|no more than|maximum|minimum)\b/i;
 const REASON = /^(?:to|in order to) \w+\b[^,.]{0,80}, |\b(?:because|cause[sd]?|due to|since|so that|in order to|reason|results? in|prevents?|otherwise)\b/i;
-const STEPS = /^(?:\d+[.)]\s|[-*+]\s)|^(?:to \w+ .{0,120}?, )?(?:run|open|click|select|go|choose|enter|set|add|use|call|pass|install|create|type|press|import|configure|enable|disable)\b|`[^`]+`|\$ |\b[a-z]+_[a-z_]+\b|\b(?:you|we) (?:can|need to|should|must|may want to|might want to)(?: also| still)? (?:\w+ )?(?:use|set|pass|install|enable|disable|add|call|configure|modify|change)\b/i;
+const STEPS = /^(?:\d+[.)]\s|[-*+]\s)|^(?:to \w+ .{0,120}?, )?(?:run|open|click|select|go|choose|enter|set|add|use|call|pass|install|create|type|press|import|configure|enable|disable)\b|`[^`]+`|\$ |\b(?:you|we) (?:can|need to|should|must|may want to|might want to)(?: also| still)? (?:\w+ )?(?:use|set|pass|install|enable|disable|add|call|configure|modify|change)\b/i;
+
+/** A setting or parameter's name ('follow_redirects'): it tells what to set in a sentence of prose, not in a line of code. */
+const IDENTIFIER = /\b[a-z]+_[a-z_]+\b/;
+const PROSE = /\b[a-z]+ [a-z]+ [a-z]+\b/i;
 
 export function carries(kind: QuestionKind, sentence: string): boolean {
   switch (kind) {
     case 'duration': return DURATION.test(sentence);
     case 'quantity': return QUANTITY.test(sentence);
     case 'reason': return REASON.test(sentence);
-    case 'steps': return STEPS.test(sentence);
+    case 'steps': return STEPS.test(sentence) || (IDENTIFIER.test(sentence) && PROSE.test(sentence));
     default: return false;
   }
 }
@@ -240,9 +244,12 @@ export function scoreAll<P extends Candidate>(question: string, candidates: read
     let topScore = -1;
     const bags = sentences.map((s) => new Set(contentWords(s, syn)));
     sentences.forEach((s, i) => {
-      // The sentence's own words count most; its neighbours', quoted with it, a little.
+      // The sentence's own words count most; its neighbours', quoted with it, a little. What the kind asks
+      // for counts only in a sentence about the question: a command in a sentence naming none of its words
+      // answers another question.
       const near = new Set([...(bags[i - 1] ?? []), ...(bags[i] ?? []), ...(bags[i + 1] ?? [])]);
-      const score = 0.4 * share(words, weights, bags[i] ?? new Set()) + 0.3 * share(words, weights, near) + (carries(kind, s) ? KIND_BONUS : 0);
+      const about = words.some((w) => bags[i]?.has(w));
+      const score = 0.4 * share(words, weights, bags[i] ?? new Set()) + 0.3 * share(words, weights, near) + (about && carries(kind, s) ? KIND_BONUS : 0);
       if (score > topScore) { top = i; topScore = score; }
     });
     if (top < 0) continue;

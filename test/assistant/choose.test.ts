@@ -175,3 +175,28 @@ t.test('a doubled consonant before -ing or -ed, and -ied or -ies, meet the plain
   t.equal(stem('retried'), stem('retry'));
   t.equal(stem('retries'), stem('retry'));
 });
+
+t.test('a how-to question is not answered by a command in a sentence naming none of its words', async (t) => {
+  const long = ' The switch has been there since the first release and is documented on the settings page with every value it takes.';
+  const page = [{ title: 'Agent', heading: 'Diagnostics', text: `The agent keeps a job log.${long} Debug output goes to that log, next to the job's own lines.${long} `
+    + `Run the cleanup task weekly. The agent restarts after the cleanup task has run, and its service comes back within the hour.${long}` }];
+  const quote = choose('How do I read the debug output of the agent?', page)?.quote ?? '';
+  t.match(quote, /Debug output goes to that log/);
+});
+
+t.test('"see" asks for the content no more than "get" or "know" does', async (t) => {
+  t.notOk(contentWords('how do I see the audit log').includes('see'));
+  const page = [{ title: 'Security', heading: 'Audit log', text: 'The audit log is under Settings, Security, and lists every sign-in.' }];
+  const corpus = { passages: 100, holding: new Map([['see', 1], [stem('audit'), 10], [stem('log'), 10]]) };
+  t.match(choose('How do I see the audit log?', page, undefined, corpus)?.quote, /audit log is under/);
+});
+
+t.test('a setting\'s name makes an instruction of a sentence of prose, not of a line of code', async (t) => {
+  t.ok(carries('steps', 'One example is the local_address configuration which is only available here.'));
+  t.notOk(carries('steps', '{event_type}.{event_name}.failed, {"exception": <...>}'));
+  const page = [
+    { title: 'Uploads', heading: 'Events', text: 'Each upload reports events to the hook.\n{event_type}.{event_name}.failed, {"exception": <...>}' },
+    { title: 'Uploads', heading: 'Transfers', text: 'Uploads are sent in parts. Connection retries are available here. A part is retried three times when the upload drops.' },
+  ];
+  t.match(choose('How do I retry uploads that fail?', page)?.quote, /retried three times/);
+});
