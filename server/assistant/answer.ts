@@ -10,8 +10,7 @@ import type { Db } from '../db/driver.ts';
 import { maskEmails } from '../search/highlight.ts';
 import type { Gate } from '../http/gate.ts';
 import { generate, GenerationError, type ModelConfig } from './generate.ts';
-import { settingsOf } from '../search/engine.ts';
-import type { SearchSettings } from '../search/query.ts';
+import { searchSettingsIn } from '../search/engine.ts';
 import { choose, MIN_CONFIDENCE, questionWords, synonymsOf, type CorpusCounts, type Synonyms } from './choose.ts';
 import { frequencies, retrieve, type Memo, type Retrieved } from './retrieve.ts';
 
@@ -91,8 +90,7 @@ export function searchHrefOf(question: string): string {
 
 /** The content team's synonyms (the search settings'), as the answer's choice reads them. */
 async function synonymsIn(db: Db, memo: Memo): Promise<Synonyms> {
-  return memo('assistant-synonyms', async () => synonymsOf(settingsOf((await db.query<{ fields: Partial<SearchSettings> }>(
-    `select fields from content_entries where type = 'searchSettings' limit 1`))[0]?.fields).synonyms));
+  return memo('assistant-synonyms', async () => synonymsOf((await searchSettingsIn(db)).synonyms));
 }
 
 /** The passages an answer is chosen among (those holding enough of the question), with the corpus' counts of its words. */

@@ -8,8 +8,8 @@
 import type { Db } from '../db/driver.ts';
 import { boundQuery } from '../search/bounds.ts';
 import { cjkTsQuery, withoutCjk } from '../search/cjk.ts';
-import { settingsOf } from '../search/engine.ts';
-import { clauseTsQuerySql, parseQuery, tsQuerySql, type SearchSettings } from '../search/query.ts';
+import { searchSettingsIn } from '../search/engine.ts';
+import { clauseTsQuerySql, parseQuery, tsQuerySql } from '../search/query.ts';
 
 export interface Retrieved {
   entryId: string;
@@ -42,8 +42,7 @@ export async function retrieve(db: Db, question: string, options: RetrieveOption
   const lang = (options.language ?? 'en').split('-')[0] ?? 'en';
   return db.transaction(async (tx) => {
     await tx.exec(`set local enable_seqscan = off; set local max_parallel_workers_per_gather = 0`);
-    const settings: SearchSettings = settingsOf((await tx.query<{ fields: Partial<SearchSettings> }>(
-      `select fields from content_entries where type = 'searchSettings' limit 1`))[0]?.fields);
+    const settings = await searchSettingsIn(tx);
     const params: unknown[] = [];
     const add = (v: unknown) => {
       params.push(v);
