@@ -4,7 +4,6 @@
  */
 import type { PlatformNoticeProps } from './parts/platform-notice.tsx';
 import type { BodyProps } from './parts/body.tsx';
-import type { KbPlatform } from '../server/content/schemas.ts';
 
 /** Who is looking (spec §6), decided on the server (server/identity/roles.ts). */
 export interface Visitor {

@@ -40,7 +40,6 @@ interface Element {
 type Part = string | Element;
 
 /** Elements read as components besides capitalised names. */
-const HTML_COMPONENTS = new Set(['details', 'summary', 'iframe']);
 const BLOCKS = new Set(['Aside', 'Admonition', 'Card', 'CardGrid', 'LinkCard', 'Steps', 'FileTree', 'Tabs', 'details', 'LiteYouTubeEmbed', 'iframe']);
 const ADMONITIONS: Record<string, string> = {
   note: 'note', tip: 'tip', info: 'info', caution: 'caution', danger: 'danger', warning: 'warning', important: 'important', secondary: 'note',

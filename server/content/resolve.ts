@@ -396,7 +396,6 @@ export function* resolveSteps(loaded: LoadedEntry[], problems: Problem[], option
         const linked = linkedEntry(id);
         if (!linked) continue;
         links[id] = linked;
-        const target = byId.get(id);
         const inner = bodies.get(id);
         if (linked.type === 'fragment' && inner && !seen.has(id)) visit(inner.document, inner.embedded, new Set([...seen, id]));
       }

@@ -13,7 +13,7 @@
  * A change of the definitions drops every rendered page (the content store's invalidation).
  */
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { OpenFeature, type Client, type EvaluationContext, type Logger } from '@openfeature/server-sdk';
 import type { Config } from '../config.ts';

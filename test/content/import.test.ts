@@ -1,7 +1,7 @@
 import tap, { type Test } from 'tap';
 
 const t = tap;
-import { appendFile, readFile, writeFile, mkdir } from 'node:fs/promises';
+import { appendFile, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { importContent, checkContent, currentDigest } from '../../server/content/import.ts';
 import { ContentError, formatProblem } from '../../server/content/problems.ts';

@@ -1,6 +1,5 @@
 import t from 'tap';
 import { build } from '../helpers/build.ts';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { Jar } from './oidc-peer.ts';
 import { follow, ORIGIN, postForm, visit } from './helpers.ts';
 const PASSWORD = 'correct horse battery staple';

@@ -11,7 +11,7 @@ import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build, editFile, PREVIEW_TOKEN, tempContent, testDb } from '../helpers/build.ts';
 import { ContentError } from '../../server/content/problems.ts';
-import { follow, ORIGIN, postForm, SESSION_SECRET, visit } from './helpers.ts';
+import { follow, postForm, SESSION_SECRET, visit } from './helpers.ts';
 import { Jar } from './oidc-peer.ts';
 import type { Db } from '../../server/db/driver.ts';
 

@@ -5,7 +5,6 @@
  */
 import t from 'tap';
 import { PassThrough } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
 import { build } from '../helpers/build.ts';
 import { ADA, SESSION_SECRET, sealed } from '../identity/helpers.ts';
 import { BEA, HELPDESK_TOKEN, STAFF, referencesIn, sendRequest } from './requests-helpers.ts';

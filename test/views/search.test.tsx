@@ -9,7 +9,7 @@ import {
 import { trustRenderedMarkup } from '../../views/rich-text/safe-html.tsx';
 import { SearchResultsPage, SearchResultsRegion } from '../../views/pages/search-results-page.tsx';
 import { SearchResultCard as ResultCard } from '../../views/parts/search-result-card.tsx';
-import { chromeFixture, CONTACT_FIXTURE } from '../helpers/chrome.ts';
+import { chromeFixture } from '../helpers/chrome.ts';
 
 const chrome: Chrome = chromeFixture({
   canonicalUrl: 'https://help.example.test/search-results/',

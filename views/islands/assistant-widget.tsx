@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useAnswerStream } from './assistant-stream.ts';
 import { useHydrated } from './use-hydrated.ts';
-import { AssistantAnswer, type AnswerStrings, type AnswerView } from './assistant-answer.tsx';
+import { AssistantAnswer, type AnswerStrings } from './assistant-answer.tsx';
 
 export interface AssistantWidgetProps {
   /** The assistant's page: the widget's link without JavaScript, and its fallback. */
