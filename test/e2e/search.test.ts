@@ -104,6 +104,35 @@ t.test('search in a real browser', async (t) => {
     t.same(dates, [...dates].sort((a, b) => b - a), 'newest first');
   });
 
+  for (const scripts of ['off', 'on'] as const) {
+    t.test(`on a phone, with JavaScript ${scripts}, results out of sight are drawn when reached, and the keyboard reaches them whole`, async (t) => {
+      const page = await open(t, base + SEARCH + '?searchTerm=configure', { scripts, viewport: 'mobile' });
+      const last = page.locator('.search-result').last();
+      const link = last.locator('.search-result-title a');
+      // What a result holds is skipped while the result is out of sight (not the result's own box).
+      t.equal(await link.evaluate((a) => a.checkVisibility({ contentVisibilityAuto: true })), false, 'the last result is not drawn in the first frame');
+      t.ok(await page.locator('.search-result').count() > 1, 'a list of results');
+
+      const href = await link.getAttribute('href');
+      let presses = 0;
+      while (presses < 200 && await page.evaluate((h) => document.activeElement?.getAttribute('href') !== h, href)) {
+        await page.keyboard.press('Tab');
+        presses += 1;
+      }
+      t.equal(await page.evaluate(() => document.activeElement?.closest('.search-result') !== null), true, 'Tab reaches the last result');
+      await page.waitForFunction(() => [...document.querySelectorAll('.search-result-title a')].at(-1)?.checkVisibility({ contentVisibilityAuto: true }));
+      t.pass('it is drawn once focus brings it into view');
+      // Its containment clips what is painted outside its box: the focus ring must fit in the clip margin.
+      const room = await link.evaluate((a) => {
+        const ring = getComputedStyle(a);
+        const box = getComputedStyle(a.closest('.search-result') as Element);
+        return { ring: parseFloat(ring.outlineWidth) + parseFloat(ring.outlineOffset), margin: parseFloat(box.overflowClipMargin) || 0, style: ring.outlineStyle };
+      });
+      t.not(room.style, 'none', 'the focused link has a ring');
+      t.ok(room.ring <= room.margin, `the ring (${room.ring}px) fits in the clip margin (${room.margin}px)`);
+    });
+  }
+
   t.test('when JavaScript is available', async (t) => {
     t.test('typing searches after a 500 ms pause, once, in place, at the URL the form would go to', async (t) => {
       const plain = await open(t, base + SEARCH, { scripts: 'off', viewport: 'desktop' });
