@@ -50,11 +50,20 @@ export default fp<ContentPluginOptions>(async (app, opts) => {
 
   let heard = true;
   app.decorate('contentChangesHeard', () => heard);
-  const unlisten = await app.db.listen(CONTENT_CHANNEL, () => {
+  // The caches are dropped once per import: by this instance's own import when it is stored, or by its
+  // NOTIFY (the digest of the content), whichever comes first. Heard after the drop, the NOTIFY of an
+  // import of this instance drops nothing a second time: what was cached meanwhile is of that content.
+  let dropped: { digest: string; done: Promise<void> } | undefined;
+  const unlisten = await app.db.listen(CONTENT_CHANNEL, (digest) => {
     // An import committed, here or elsewhere: the site has content from now on.
     starting = false;
-    store.invalidate();
-    app.log.info('content changed; caches dropped');
+    const version = digest.slice(0, 12);
+    if (dropped?.digest === digest) {
+      app.log.debug({ version }, 'content change heard; caches already dropped for it');
+      return;
+    }
+    dropped = { digest, done: store.invalidate() };
+    app.log.info({ version }, 'content changed; caches dropped');
   }, {
     onDisconnect: (error) => {
       heard = false;
@@ -63,6 +72,7 @@ export default fp<ContentPluginOptions>(async (app, opts) => {
     // A NOTIFY may have been sent while the listener was away: drop the caches once.
     onReconnect: () => {
       heard = true;
+      dropped = undefined;
       // A NOTIFY missed while away may have been the first import's; readiness asks the database.
       if (starting) void app.contentLoaded().catch(() => undefined);
       store.invalidate();
@@ -82,8 +92,9 @@ export default fp<ContentPluginOptions>(async (app, opts) => {
       for (const warning of result.warnings) app.log.warn({ problem: formatProblem(warning) }, 'content warning');
       if (result.imported) {
         starting = false;
+        if (dropped?.digest !== result.digest) dropped = { digest: result.digest, done: store.invalidate() };
         // Awaited: once the import is answered, this instance evaluates the flags it brought.
-        await store.invalidate();
+        await dropped.done;
       }
       return result;
     });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import t from 'tap';
 import type { Db } from '../../server/db/driver.ts';
@@ -8,6 +9,7 @@ import { PageCache, MISSING_MAX } from '../../server/pages/page-copies.ts';
 import { TOKEN_WINDOW_MS } from '../../server/plugins/secrets.ts';
 import { SCRIPTS_CLASS_SCRIPT } from '../../views/layout/scripts-class.tsx';
 import { build, tempContent, testDb, PREVIEW_TOKEN } from '../helpers/build.ts';
+import { CONTENT_CHANNEL } from '../../server/content/import.ts';
 
 const PAGE = '/acme-cloud/docs/first-steps';
 const DRAFT = '/acme-cloud/docs/upcoming-feature';
@@ -137,6 +139,38 @@ t.test('a content change drops the kept pages', async (t) => {
   const after = await app.inject(PAGE);
   t.match(after.body, '<h1>The first steps</h1>', 'the new content, not the kept page');
   t.not(after.headers.etag, before.headers.etag, 'with a new validator');
+});
+
+t.test("an import's NOTIFY, heard after its own instance dropped the caches, drops nothing a second time; another's does", async (t) => {
+  const dir = await tempContent(t);
+  const stream = new PassThrough();
+  const heard: string[] = [];
+  stream.on('data', (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
+      const { version } = JSON.parse(line) as { version?: unknown };
+      if (typeof version === 'string') heard.push(version);
+    }
+  });
+  const app = await build(t, { contentDir: dir, logStream: stream, env: { LOG_LEVEL: 'debug' } });
+  const heardOf = async (version: string) => {
+    for (let i = 0; !heard.includes(version) && i < 1200; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    t.ok(heard.includes(version), `the NOTIFY of ${version} heard`);
+  };
+  let drops = 0;
+  app.content.onInvalidate(() => drops++);
+  const file = join(dir, 'topics/acme-cloud/first-steps.md');
+  await writeFile(file, (await readFile(file, 'utf8')).replace('title: First steps', 'title: Steps first'));
+  const imported = await app.importContentTree(dir);
+  t.ok(imported.imported);
+  await heardOf(imported.digest.slice(0, 12));
+  t.equal(drops, 1, 'the import and its NOTIFY dropped the caches once');
+  t.equal((await app.inject(PAGE)).statusCode, 200);
+  t.equal(app.pageCopies.pages.size, 1, 'a page rendered after the import is kept');
+
+  await app.db.query('select pg_notify($1, $2)', [CONTENT_CHANNEL, 'another instance']);
+  await heardOf('another inst');
+  t.equal(drops, 2, "another instance's change drops the caches");
+  t.equal(app.pageCopies.pages.size, 0, 'and with them the kept page');
 });
 
 t.test('preview requests neither read nor fill the cache; private responses are never kept', async (t) => {
