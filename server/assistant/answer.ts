@@ -11,6 +11,7 @@ import { maskEmails } from '../search/highlight.ts';
 import type { Gate } from '../http/gate.ts';
 import { generate, GenerationError, type ModelConfig } from './generate.ts';
 import { searchSettingsIn } from '../search/engine.ts';
+import type { SearchSettings } from '../search/query.ts';
 import { choose, MIN_CONFIDENCE, questionWords, synonymsOf, type CorpusCounts, type Synonyms } from './choose.ts';
 import { frequencies, retrieve, type Memo, type Retrieved } from './retrieve.ts';
 
@@ -88,18 +89,21 @@ export function searchHrefOf(question: string): string {
   return `${SEARCH_RESULTS_PATH}?${new URLSearchParams({ searchTerm: question.slice(0, 200) })}`;
 }
 
-/** The content team's synonyms (the search settings'), as the answer's choice reads them. */
-async function synonymsIn(db: Db, memo: Memo): Promise<Synonyms> {
-  return memo('assistant-synonyms', async () => synonymsOf((await searchSettingsIn(db)).synonyms));
+/** The content team's search settings, and their synonyms as the answer's choice reads them: kept per content version. */
+function settingsIn(db: Db, memo: Memo): Promise<{ settings: SearchSettings; synonyms: Synonyms }> {
+  return memo('assistant-settings', async () => {
+    const settings = await searchSettingsIn(db);
+    return { settings, synonyms: synonymsOf(settings.synonyms) };
+  });
 }
 
 /** The passages an answer is chosen among (those holding enough of the question), with the corpus' counts of its words. */
 export async function candidatesFor(db: Db, question: string, options: Pick<AnswerOptions, 'language' | 'searches' | 'memo'> = {}): Promise<{ retrieved: Retrieved[]; corpus: CorpusCounts }> {
   const memo = options.memo ?? ((_key, load) => load());
   const retrieval = async () => {
-    const synonyms = await synonymsIn(db, memo);
+    const { settings, synonyms } = await settingsIn(db, memo);
     const words = questionWords(question, synonyms);
-    const passages = await retrieve(db, question, { limit: CANDIDATES, perPage: PER_PAGE, language: options.language });
+    const passages = await retrieve(db, question, { limit: CANDIDATES, perPage: PER_PAGE, language: options.language, settings });
     const counts = await frequencies(db, [...words.values()], options.language, memo);
     return { passages, synonyms, corpus: { passages: counts.passages, holding: new Map([...words.keys()].map((w, i) => [w, counts.holding[i] ?? counts.passages])), synonyms } };
   };

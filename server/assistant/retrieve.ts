@@ -9,7 +9,7 @@ import type { Db } from '../db/driver.ts';
 import { boundQuery } from '../search/bounds.ts';
 import { cjkTsQuery, withoutCjk } from '../search/cjk.ts';
 import { searchSettingsIn } from '../search/engine.ts';
-import { clauseTsQuerySql, parseQuery, tsQuerySql } from '../search/query.ts';
+import { clauseTsQuerySql, parseQuery, tsQuerySql, type SearchSettings } from '../search/query.ts';
 
 export interface Retrieved {
   entryId: string;
@@ -30,6 +30,8 @@ export interface RetrieveOptions {
   language?: string;
   /** How many passages of one page (default 1): more give the answer's choice the page's other sections. */
   perPage?: number;
+  /** The content team's search settings, when the caller keeps them; else read in the transaction. */
+  settings?: SearchSettings | undefined;
 }
 
 /** Matches beyond this many are not ranked: the newest first stand for the rest. */
@@ -42,7 +44,7 @@ export async function retrieve(db: Db, question: string, options: RetrieveOption
   const lang = (options.language ?? 'en').split('-')[0] ?? 'en';
   return db.transaction(async (tx) => {
     await tx.exec(`set local enable_seqscan = off; set local max_parallel_workers_per_gather = 0`);
-    const settings = await searchSettingsIn(tx);
+    const settings = options.settings ?? await searchSettingsIn(tx);
     const params: unknown[] = [];
     const add = (v: unknown) => {
       params.push(v);

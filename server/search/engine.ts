@@ -400,7 +400,7 @@ export async function searchSettingsIn(db: Queryable): Promise<SearchSettings> {
 }
 
 /** The content team's settings as stored (the import validated them); none when there are none. */
-export function settingsOf(fields: Partial<SearchSettings> | undefined): SearchSettings {
+function settingsOf(fields: Partial<SearchSettings> | undefined): SearchSettings {
   if (!fields) return NO_SETTINGS;
   return {
     synonyms: Array.isArray(fields.synonyms) ? fields.synonyms.filter(Array.isArray) : [],
