@@ -84,6 +84,17 @@ t.test('loading the islands moves nothing on screen', async (t) => {
       await page.goto(base + path, { waitUntil: 'commit' });
       await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0);
       t.ok(await page.evaluate(() => document.documentElement.classList.contains('js-enabled')), `${name} (${viewport}): marked for scripts before its islands load`);
+      // What moved while the document was still parsed is not the islands' doing: a loaded machine can
+      // paint a header whose list of actions is half read, and the rest then widens it. Counted from here,
+      // once the whole document is parsed and painted (the held module keeps DOMContentLoaded back).
+      await page.waitForFunction(() => document.readyState !== 'loading');
+      const parsed = await page.evaluate(() => new Promise<{ shifts: number; moved: string[] }>((done) => {
+        requestAnimationFrame(() => requestAnimationFrame(() => {
+          const w = window as unknown as { shifts: number; moved: string[] };
+          done({ shifts: w.shifts, moved: [...w.moved] });
+        }));
+      }));
+      if (parsed.shifts > 0) t.comment(`${name} (${viewport}): ${parsed.shifts.toFixed(4)} while parsed: ${parsed.moved.join(', ')}`);
       release();
       await page.waitForFunction(() => document.documentElement.dataset.islands === 'running');
       await islandsSettled(page);
@@ -93,7 +104,7 @@ t.test('loading the islands moves nothing on screen', async (t) => {
       const { shifts, moved } = await page.evaluate(() => {
         const w = window as unknown as { shifts: number; moved: string[] };
         return { shifts: w.shifts, moved: w.moved };
-      });
+      }).then((all) => ({ shifts: all.shifts - parsed.shifts, moved: all.moved.slice(parsed.moved.length) }));
       t.ok(shifts < 0.005, `${name} (${viewport}): no layout shift (${shifts.toFixed(4)}${moved.length > 0 ? `: ${moved.join(', ')}` : ''})`);
       await context.close();
     }
