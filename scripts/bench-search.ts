@@ -15,6 +15,8 @@
  * imported into; it is kept. --flood-only measures the flood alone (after a warm-up): no relevance,
  * index build, engine or 10-connection figures; --distinct-only the 10 connections of distinct queries
  * alone (after a warm-up). BENCH_CONNECTIONS sets the connections of the 10-connection figures (1: one client).
+ * BENCH_SERVER_LOG=file keeps the server's log lines at info (one access line per request, with its time
+ * inside the server); BENCH_SERVER_PROF=dir writes the server's CPU profiles (--cpu-prof) there.
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -135,9 +137,9 @@ try {
   // The production server in its own process, on the same database.
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'ignore' });
   const port = await freePort();
-  server = spawn(process.execPath, ['dist/server/main.js'], {
-    env: { ...process.env, ...bench.env, PORT: String(port), HOST: '127.0.0.1', IMPORT_ON_START: 'false', CONTENT_DIR: corpus, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
+  server = spawn(process.execPath, [...(process.env.BENCH_SERVER_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROF}`] : []), 'dist/server/main.js'], {
+    env: { ...process.env, ...bench.env, PORT: String(port), HOST: '127.0.0.1', IMPORT_ON_START: 'false', CONTENT_DIR: corpus, LOG_LEVEL: process.env.BENCH_SERVER_LOG ? 'info' : 'warn' },
+    stdio: ['ignore', process.env.BENCH_SERVER_LOG ? (await import('node:fs')).openSync(process.env.BENCH_SERVER_LOG, 'w') : 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/robots.txt`);
@@ -189,6 +191,9 @@ try {
       query: `${words[(i * 53 + 11) % n] ?? 'configure'} ${words[(i * 91 + 7) % n] ?? 'install'}`, pagination: { from: 0, size: 10 },
     }));
     const served: number[] = [];
+    const servedFirst: number[] = [];
+    const servedLater: number[] = [];
+    const answered = new WeakSet<object>();
     const shed: number[] = [];
     let other = 0;
     let next = 0;
@@ -206,7 +211,12 @@ try {
             .map((body) => ({ method: 'POST', path: API, headers: { 'content-type': 'application/json' }, body })));
         },
       }, (error, finished) => (error ? reject(error) : done(finished)));
-      instance.on('response', (_client, status, _bytes, took) => {
+      instance.on('response', (client, status, _bytes, took) => {
+        // A connection's first answer waits for the connection to be accepted and read, behind the
+        // requests of those already open: told apart, so the figures show where the time goes.
+        const first = !answered.has(client);
+        answered.add(client);
+        if (status === 200) (first ? servedFirst : servedLater).push(took);
         if (status === 200) served.push(took);
         else if (status === 503) shed.push(took);
         else other += 1;
@@ -217,6 +227,7 @@ try {
     console.log(`API flood       ${FLOOD_CONNECTIONS} connections, ${all.length} distinct searches in ${seconds.toFixed(1)} s: `
       + `${shed.length} shed (${((shed.length / Math.max(1, all.length)) * 100).toFixed(0)} %), ${other} other answers, ${result.errors} errors, ${result.timeouts} time-outs`);
     console.log(`                every answer ${figures(all)}; served ${figures(served)}; shed ${figures(shed)}`);
+    console.log(`                served as a connection's first answer (${servedFirst.length}): ${figures(servedFirst)}; served later on its connection (${servedLater.length}): ${figures(servedLater)}`);
   }
 
   const page: number[] = [];

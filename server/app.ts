@@ -108,7 +108,7 @@ async function app(fastify: FastifyInstance, opts: AppOptions) {
     if (error instanceof DatabaseUnavailableError) return reply.databaseUnavailable(error);
     // Past a bound on waiting work (SEARCH_MAX_CONCURRENT, SEARCH_QUEUE_*, DB_*): shed like any overload.
     if (error instanceof Overloaded) {
-      request.log.warn({ url: request.originalUrl ?? request.url, gate: error.message }, 'overloaded; request shed');
+      fastify.shedLog.shed(error.message, request.originalUrl ?? request.url, request.log);
       return reply.overloaded();
     }
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;

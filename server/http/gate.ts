@@ -11,7 +11,11 @@ export class Overloaded extends Error {
   readonly statusCode = 503;
 
   constructor(what: string) {
+    // No stack: the error is an answer, thrown in numbers under a flood, never a fault to trace.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(`${what}: too much work is waiting`);
+    Error.stackTraceLimit = limit;
   }
 }
 

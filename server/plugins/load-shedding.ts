@@ -3,8 +3,13 @@ import fp from 'fastify-plugin';
 import underPressure from '@fastify/under-pressure';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isApiUrl } from '../http/http-error.ts';
+import { ShedLog } from '../http/shed-log.ts';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** The log lines of shed requests: the first of a run, then a count every ten seconds (server/http/shed-log.ts). */
+    shedLog: ShedLog;
+  }
   interface FastifyReply {
     /** The load-shedding answer (503, Retry-After, no-store) for work refused past a bound (server/http/gate.ts). */
     overloaded(): FastifyReply;
@@ -62,6 +67,9 @@ export function policyOf(request: FastifyRequest, identityUrl: string): Policy {
  * 503 and `Retry-After` instead of queueing without bound behind the work already accepted.
  */
 export default fp<LoadSheddingOptions>(async (app, opts) => {
+  const shedLog = new ShedLog(app.log);
+  app.decorate('shedLog', shedLog);
+  app.addHook('onClose', async () => shedLog.close());
   const heapLimit = getHeapStatistics().heap_size_limit;
   const maxHeapUsedBytes = opts.maxHeapUsedMb === undefined ? Math.floor(heapLimit * 0.9) : opts.maxHeapUsedMb * 1024 * 1024;
   const answer = (request: FastifyRequest, reply: FastifyReply) => {
@@ -81,7 +89,7 @@ export default fp<LoadSheddingOptions>(async (app, opts) => {
       pending.set(request, type);
       return undefined;
     }
-    request.log.warn({ url: request.url, pressure: type }, 'overloaded; request shed');
+    shedLog.shed(type, request.url, request.log);
     return answer(request, reply);
   };
   // The page cache answers a kept copy from its onRequest hook (server/plugins/page-cache.ts), so a page
@@ -89,7 +97,7 @@ export default fp<LoadSheddingOptions>(async (app, opts) => {
   app.addHook('preHandler', async (request, reply) => {
     const type = pending.get(request);
     if (type === undefined) return;
-    request.log.warn({ url: request.url, pressure: type }, 'overloaded; request shed');
+    shedLog.shed(type, request.url, request.log);
     return reply.send(answer(request, reply));
   });
   app.decorateReply('overloaded', function overloaded(this: FastifyReply) {

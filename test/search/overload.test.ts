@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import t from 'tap';
 import type { FastifyInstance } from 'fastify';
 import { build, testDb } from '../helpers/build.ts';
@@ -35,7 +36,9 @@ const search = (app: FastifyInstance, query: string) =>
 // Issue 25 item 10: database-bound overload is shed with 503 and Retry-After instead of queueing.
 t.test('searches past the bound are answered 503 with Retry-After at once, and served again once the database frees up', async (t) => {
   const db = await testDb(t);
-  const app = await build(t, { db, env: { SEARCH_MAX_CONCURRENT: '2', SEARCH_QUEUE_MAX: '0', OVERLOAD_RETRY_AFTER_S: '7' } });
+  const lines: { msg?: string; shed?: number; reason?: string }[] = [];
+  const logStream = new Writable({ write(chunk, _encoding, done) { lines.push(JSON.parse(String(chunk)) as { msg?: string }); done(); } });
+  const app = await build(t, { db, logStream, env: { SEARCH_MAX_CONCURRENT: '2', SEARCH_QUEUE_MAX: '0', OVERLOAD_RETRY_AFTER_S: '7', LOG_LEVEL: 'warn' } });
   t.equal((await search(app, 'install widget')).statusCode, 200, 'served while the database is free');
 
   const hold = await holdSearches(db);
@@ -54,6 +57,10 @@ t.test('searches past the bound are answered 503 with Retry-After at once, and s
   t.equal(page.statusCode, 503, 'the results page too');
   t.equal(page.headers['retry-after'], '7');
   t.match(page.body, 'busy');
+  // One line when shedding starts; the other three are summed up when the interval ends.
+  t.same(lines.filter((l) => l.msg === 'overloaded; request shed').map((l) => l.reason), ['searches: too much work is waiting'], 'the first request shed has a line');
+  app.shedLog.flush();
+  t.match(lines.filter((l) => l.msg === 'overloaded; more requests shed'), [{ shed: 3 }], 'the rest are counted in one');
   t.equal(app.searchGate.active, 2, 'the held searches still wait');
   t.equal((await app.inject('/healthz')).statusCode, 200, 'liveness answers');
   const cached = await search(app, 'install widget');
