@@ -23,7 +23,7 @@ export const MIN_COVERAGE = 0.5;
 export const QUOTE_CHARS = 360;
 export const MAX_QUESTION = 500;
 /** How many passages the answer is chosen among, and how many of them one page may give. */
-const CANDIDATES = 12;
+const CANDIDATES = 20;
 const PER_PAGE = 4;
 
 export interface Citation {

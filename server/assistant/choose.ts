@@ -229,6 +229,11 @@ function quoteAround(sentences: string[], best: number): string {
   return quote.length <= QUOTE_MAX ? quote : `${quote.slice(0, QUOTE_MAX - 1).replace(/\s+\S*$/, '')}…`;
 }
 
+/** A question asking which version: the word 'version' is what it asks for. */
+const ASKS_VERSION = /\b(?:which|what) (?:\w+ )?versions?\b/i;
+/** A name followed by a release number ('Python 3.9+', 'v2.1'); a bare whole number after a name is as often a count. */
+const RELEASE = /([\p{L}][\p{L}\p{N}_]*) v?\d+(?:(?:\.\d+)+\+?|\+)/gu;
+
 /** Every candidate scored (how much of the question it covers, and its best sentence), best first. */
 export function scoreAll<P extends Candidate>(question: string, candidates: readonly P[], corpus?: CorpusCounts): (Choice<P> & { score: number })[] {
   const syn = corpus?.synonyms;
@@ -236,13 +241,22 @@ export function scoreAll<P extends Candidate>(question: string, candidates: read
   if (words.length === 0) return [];
   const kind = kindOf(question);
   const weights = weightsOf(words, candidates, corpus);
+  // 'Requires Python 3.9+' says which version without the word.
+  // A text holds the version asked for when it gives a release number of something the question names.
+  const version = ASKS_VERSION.test(question) ? stem('version') : null;
+  const named = new Set(words);
+  const bagOf = (text: string) => {
+    const bag = new Set(contentWords(text, syn));
+    if (version !== null && [...text.matchAll(RELEASE)].some((m) => named.has(stem(m[1] as string)))) bag.add(version);
+    return bag;
+  };
   const out: (Choice<P> & { score: number })[] = [];
   for (const passage of candidates) {
-    const confidence = share(words, weights, new Set(contentWords(`${passage.title} ${passage.heading ?? ''} ${passage.text}`, syn)));
+    const confidence = share(words, weights, bagOf(`${passage.title} ${passage.heading ?? ''} ${passage.text}`));
     const sentences = sentencesOf(passage.text);
     let top = -1;
     let topScore = -1;
-    const bags = sentences.map((s) => new Set(contentWords(s, syn)));
+    const bags = sentences.map(bagOf);
     sentences.forEach((s, i) => {
       // The sentence's own words count most; its neighbours', quoted with it, a little. What the kind asks
       // for counts only in a sentence about the question: a command in a sentence naming none of its words

@@ -200,3 +200,16 @@ t.test('a setting\'s name makes an instruction of a sentence of prose, not of a 
   ];
   t.match(choose('How do I retry uploads that fail?', page)?.quote, /retried three times/);
 });
+
+t.test('a release number of something the question names tells which version, without the word', async (t) => {
+  const pages = [
+    { title: 'Overview', heading: null, text: 'The tool is a command line client for Linux 6, which speaks HTTP/1.1 and HTTP/2 to the server.' },
+    { title: 'Overview', heading: 'Installation', text: 'Install the tool with the package manager. The tool requires Linux 5.10+ and a writable home folder.' },
+  ];
+  const corpus = { passages: 100, holding: new Map([[stem('linux'), 3], [stem('version'), 2], [stem('tool'), 40]]) };
+  const which = choose('Which linux version does the tool need?', pages, undefined, corpus);
+  t.equal(which?.passage.heading, 'Installation');
+  t.match(which?.quote, /Linux 5\.10\+/);
+  // A release number of something else says nothing of the version asked for.
+  t.equal(choose('Which linux version does the tool need?', [pages[0] as typeof pages[number]], undefined, corpus), null);
+});
