@@ -2,7 +2,8 @@
  * Choosing the answer among retrieved passages: each passage is split into sentences, and each
  * sentence scores by the weighted share of the question's content words it holds, plus a bonus
  * when it carries what the question's kind asks for (how long: a duration; how many or how big: a
- * number; why: a cause; how to: steps). The best sentence is quoted with its neighbours. The
+ * number; why: a cause; how to: steps), and when the question asks for a default, a sentence stating
+ * one ('By default …'). The best sentence is quoted with its neighbours. The
  * confidence is the weighted share of the question's content words the chosen passage (with its
  * page title and heading) holds; below MIN_CONFIDENCE the assistant says it found no answer.
  */
@@ -234,6 +235,10 @@ const ASKS_VERSION = /\b(?:which|what) (?:\w+ )?versions?\b/i;
 /** A name followed by a release number ('Python 3.9+', 'v2.1'); a bare whole number after a name is as often a count. */
 const RELEASE = /([\p{L}][\p{L}\p{N}_]*) v?\d+(?:(?:\.\d+)+\+?|\+)/gu;
 
+/** A sentence stating what holds when nothing is set ('By default …', 'Default: 5', 'defaults to'): the answer to a question about the default. */
+const STATES_DEFAULT = /\bby default\b|\bdefault:|\bdefaults? (?:to|is)\b/i;
+const DEFAULT_BONUS = 0.2;
+
 /** Every candidate scored (how much of the question it covers, and its best sentence), best first. */
 export function scoreAll<P extends Candidate>(question: string, candidates: readonly P[], corpus?: CorpusCounts): (Choice<P> & { score: number })[] {
   const syn = corpus?.synonyms;
@@ -250,6 +255,7 @@ export function scoreAll<P extends Candidate>(question: string, candidates: read
     if (version !== null && [...text.matchAll(RELEASE)].some((m) => named.has(stem(m[1] as string)))) bag.add(version);
     return bag;
   };
+  const asksDefault = /\bdefault\b/i.test(question);
   const out: (Choice<P> & { score: number })[] = [];
   for (const passage of candidates) {
     const confidence = share(words, weights, bagOf(`${passage.title} ${passage.heading ?? ''} ${passage.text}`));
@@ -263,7 +269,8 @@ export function scoreAll<P extends Candidate>(question: string, candidates: read
       // answers another question.
       const near = new Set([...(bags[i - 1] ?? []), ...(bags[i] ?? []), ...(bags[i + 1] ?? [])]);
       const about = words.some((w) => bags[i]?.has(w));
-      const score = 0.4 * share(words, weights, bags[i] ?? new Set()) + 0.3 * share(words, weights, near) + (about && carries(kind, s) ? KIND_BONUS : 0);
+      const score = 0.4 * share(words, weights, bags[i] ?? new Set()) + 0.3 * share(words, weights, near) + (about && carries(kind, s) ? KIND_BONUS : 0)
+        + (asksDefault && about && STATES_DEFAULT.test(s) ? DEFAULT_BONUS : 0);
       if (score > topScore) { top = i; topScore = score; }
     });
     if (top < 0) continue;

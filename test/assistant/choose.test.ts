@@ -213,3 +213,16 @@ t.test('a release number of something the question names tells which version, wi
   // A release number of something else says nothing of the version asked for.
   t.equal(choose('Which linux version does the tool need?', [pages[0] as typeof pages[number]], undefined, corpus), null);
 });
+
+t.test('a question about the default is answered by the sentence that states it', async (t) => {
+  const pages = [
+    { title: 'Signatures', heading: null, text: 'The tool checks every download against trusted keys before it installs anything. To do this the tool reads a keyring.' },
+    { title: 'Signatures', heading: 'Choosing a keyring', text: 'Pass --keyring to use keys of your own. By default the system keyring is read.' },
+  ];
+  const corpus = { passages: 100, holding: new Map([[stem('keyring'), 4], [stem('tool'), 12], [stem('read'), 15], [stem('default'), 30]]) };
+  // Without the rule the overview, holding more of the question's words, is quoted.
+  const which = choose('Which keyring does the tool read by default?', pages, undefined, corpus);
+  t.equal(which?.passage.heading, 'Choosing a keyring');
+  t.match(which?.quote, /By default the system keyring/);
+  t.equal(choose('Which keyring does the tool read?', pages, undefined, corpus)?.passage.heading, null, 'a question not about the default is not swayed');
+});
